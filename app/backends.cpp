@@ -1,0 +1,41 @@
+// Dispatch to the compiled-in backends. New backends (ns-3, realnet) add a branch here and a
+// name in available_backends(); nothing else in the program knows which backends exist.
+#include "backends.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#ifdef TSUNAGI_WITH_SIMGRID
+#include "tsunagi/sim/simgrid/simgrid_backend.hpp"
+#endif
+
+namespace tsunagi::app {
+
+std::vector<std::string> available_backends() {
+  std::vector<std::string> names;
+#ifdef TSUNAGI_WITH_SIMGRID
+  names.emplace_back("simgrid");
+#endif
+  return names;
+}
+
+bool is_available_backend(const std::string& name) {
+  const auto names = available_backends();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+runner::BackendSummary run_backend(const std::string& backend, const scenario::Scenario& scenario,
+                                   runner::RunObserver& observer) {
+#ifdef TSUNAGI_WITH_SIMGRID
+  if (backend == "simgrid") {
+    const sim::simgrid::SimgridRunSummary summary = sim::simgrid::run_simgrid(scenario, observer);
+    return runner::BackendSummary{summary.simulated_end, summary.all_exited_ok, summary.failure};
+  }
+#else
+  (void)scenario;
+  (void)observer;
+#endif
+  throw std::invalid_argument("backend '" + backend + "' is not compiled into this tsunagi");
+}
+
+}  // namespace tsunagi::app

@@ -1,0 +1,23 @@
+// The backends this build of tsunagi can run a scenario on.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/result.hpp"
+#include "tsunagi/scenarios/scenario.hpp"
+
+namespace tsunagi::app {
+
+// Names accepted by --backend, in the order they are listed to users.
+std::vector<std::string> available_backends();
+
+bool is_available_backend(const std::string& name);
+
+// Runs the scenario to completion on `backend` (which must be available), telling `observer`
+// everything that happens. Throws std::exception when the backend cannot run it at all.
+runner::BackendSummary run_backend(const std::string& backend, const scenario::Scenario& scenario,
+                                   runner::RunObserver& observer);
+
+}  // namespace tsunagi::app

@@ -1,0 +1,131 @@
+// `tsunagi run SCENARIO`: load, run on a backend, write result.json + trace.jsonl, summarise.
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "backends.hpp"
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "summary.hpp"
+#include "tsunagi/runner/output_files.hpp"
+#include "tsunagi/runner/recorder.hpp"
+#include "tsunagi/runner/result.hpp"
+#include "tsunagi/scenarios/loader.hpp"
+
+namespace tsunagi::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int bad_input(const std::string& message) {
+  std::cerr << "tsunagi run: " << message << '\n';
+  return kExitBadInput;
+}
+
+std::string backend_list() {
+  std::string list;
+  for (const std::string& name : available_backends()) list += (list.empty() ? "" : ", ") + name;
+  return list.empty() ? "none (this build has no backend compiled in)" : list;
+}
+
+// --seed N is --set seed=N, applied last so that it wins over any --set seed=.
+std::vector<std::string> overrides_of(const RunOptions& options) {
+  std::vector<std::string> overrides = options.sets;
+  if (options.seed_option != nullptr && options.seed_option->count() > 0) {
+    overrides.push_back("seed=" + std::to_string(options.seed));
+  }
+  return overrides;
+}
+
+fs::path output_dir(const RunOptions& options, const scenario::Scenario& scenario) {
+  if (!options.out.empty()) return options.out;
+  const std::string name =
+      scenario.name.empty() ? fs::path(options.scenario).stem().string() : scenario.name;
+  return fs::path("out") / name;
+}
+
+// A backend that throws still leaves a recorder worth writing: the run failed, and
+// result.json says why.
+runner::BackendSummary run_on_backend(const RunOptions& options,
+                                      const scenario::Scenario& scenario,
+                                      runner::Recorder& recorder, double& wall_s) {
+  const auto start = std::chrono::steady_clock::now();
+  runner::BackendSummary summary;
+  try {
+    summary = run_backend(options.backend, scenario, recorder);
+  } catch (const std::exception& error) {
+    summary.all_exited_ok = false;
+    summary.failure = error.what();
+  }
+  wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return summary;
+}
+
+}  // namespace
+
+CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
+  CLI::App* run = app.add_subcommand("run", "Run a scenario on a backend; write result.json and "
+                                            "trace.jsonl");
+  run->add_option("scenario", options.scenario, "Scenario file (TOML)")->required();
+  run->add_option("--backend", options.backend, "Backend to run on")->capture_default_str();
+  options.seed_option =
+      run->add_option("--seed", options.seed, "Seed of the run (same as --set seed=N)");
+  run->add_option("--out", options.out, "Output directory (default: out/<scenario name>)");
+  run->add_option("--set", options.sets, "Override a scenario key, e.g. --set placement.processes=8"
+                                         " (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  run->add_flag("-q,--quiet", options.quiet, "No progress lines on stderr");
+  return run;
+}
+
+int run_command(const RunOptions& options) {
+  if (!is_available_backend(options.backend)) {
+    return bad_input("unknown backend '" + options.backend + "'; available: " + backend_list());
+  }
+  scenario::Scenario scenario;
+  try {
+    scenario = scenario::load_scenario_file(options.scenario, overrides_of(options));
+  } catch (const scenario::ScenarioError& error) {
+    std::cerr << error.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& error) {
+    return bad_input(options.scenario + ": " + error.what());
+  }
+
+  const fs::path dir = output_dir(options, scenario);
+  try {
+    runner::prepare_output_dir(dir);
+  } catch (const runner::OutputError& error) {
+    return bad_input(error.what());
+  }
+
+  runner::Recorder recorder([quiet = options.quiet](const std::string& message) {
+    if (!quiet) std::cerr << "[tsunagi] " << message << '\n';
+  });
+  recorder.on_progress("running " + scenario.name + " on " + options.backend + ": " +
+                       std::to_string(scenario.protocol.processes) + " processes, seed " +
+                       std::to_string(scenario.seed));
+  double wall_s = 0;
+  runner::BackendSummary summary = run_on_backend(options, scenario, recorder, wall_s);
+  const runner::RunResult result = runner::build_result(
+      runner::facts_from_scenario(scenario, options.backend, std::move(summary), wall_s), recorder);
+
+  const fs::path result_file = dir / runner::kResultFileName;
+  const fs::path trace_file = dir / runner::kTraceFileName;
+  try {
+    runner::write_result_file(result_file, result.json);
+    runner::write_trace_file(trace_file, recorder);
+  } catch (const runner::OutputError& error) {
+    std::cerr << "tsunagi run: " << error.what() << '\n';
+    return kExitFailed;
+  }
+  print_run_summary(std::cout, result.json, result_file, trace_file);
+  for (const std::string& problem : result.problems) {
+    std::cerr << "tsunagi run: " << problem << '\n';
+  }
+  return result.ok() ? kExitOk : kExitFailed;
+}
+
+}  // namespace tsunagi::app

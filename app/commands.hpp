@@ -1,0 +1,34 @@
+// The subcommands of the tsunagi program: each registers its options on the CLI and runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace tsunagi::app {
+
+struct RunOptions {
+  std::string scenario;            // path of the scenario file
+  std::string backend = "simgrid";
+  std::uint64_t seed = 0;
+  CLI::Option* seed_option = nullptr;  // to tell "--seed 0" from no --seed
+  std::string out;                 // empty = out/<scenario name>
+  std::vector<std::string> sets;   // KEY=VALUE overrides, in order
+  bool quiet = false;
+};
+
+struct CompareOptions {
+  std::string dir_a;
+  std::string dir_b;
+  std::size_t max_differences = 10;
+};
+
+CLI::App* add_run_command(CLI::App& app, RunOptions& options);
+int run_command(const RunOptions& options);
+
+CLI::App* add_compare_command(CLI::App& app, CompareOptions& options);
+int compare_command(const CompareOptions& options);
+
+}  // namespace tsunagi::app

@@ -1,0 +1,106 @@
+// The human summary of one run.
+#include "summary.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "tsunagi/runner/result.hpp"
+
+namespace tsunagi::app {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+const ordered_json& at(const ordered_json& result, const std::string& dotted) {
+  static const ordered_json null_value;
+  const ordered_json* value = runner::find_dotted(result, dotted);
+  return value != nullptr ? *value : null_value;
+}
+
+// Any value as a short word; "?" marks what the run did not report.
+std::string text(const ordered_json& value) {
+  if (value.is_null()) return "?";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_float()) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2f", value.get<double>());
+    return buffer;
+  }
+  return value.dump();
+}
+
+std::string inference_line(const ordered_json& r) {
+  const ordered_json& correct = at(r, "inference.groups_correct");
+  std::string verdict = correct.is_boolean() ? (correct.get<bool>() ? "correct" : "WRONG") : "?";
+  return text(at(r, "inference.groups_count")) + " switch groups inferred, " +
+         text(at(r, "inference.true_groups_count")) + " true: " + verdict + " (" +
+         text(at(r, "inference.rtt_probes")) + " RTT probes)";
+}
+
+std::string connections_line(const ordered_json& r) {
+  return "per node max " + text(at(r, "connections.max_per_node")) + ", mean " +
+         text(at(r, "connections.mean_per_node")) + "; total " +
+         text(at(r, "connections.total")) + " (static " + text(at(r, "connections.static")) +
+         "); shortcuts opened " + text(at(r, "connections.shortcuts_opened")) + ", evicted " +
+         text(at(r, "connections.shortcuts_evicted"));
+}
+
+std::string workload_line(const ordered_json& r) {
+  std::string line = text(at(r, "workload.name"));
+  if (line == "none") return line;
+  const ordered_json& makespan = at(r, "workload.makespan_s");
+  line += ": makespan " + (makespan.is_number() ? format_seconds(makespan.get<double>()) : "?") +
+          " simulated, ";
+  const ordered_json& verified = at(r, "workload.verified");
+  line += verified.is_boolean() ? (verified.get<bool>() ? "verified" : "NOT VERIFIED")
+                                : "verification ?";
+  return line;
+}
+
+std::string seconds_text(const ordered_json& value) {
+  return value.is_number() ? format_seconds(value.get<double>()) : "?";
+}
+
+}  // namespace
+
+std::string format_seconds(double seconds) {
+  char buffer[48];
+  const double magnitude = std::fabs(seconds);
+  if (magnitude >= 1.0 || magnitude == 0.0) {
+    std::snprintf(buffer, sizeof buffer, "%.3f s", seconds);
+  } else if (magnitude >= 1e-3) {
+    std::snprintf(buffer, sizeof buffer, "%.3f ms", seconds * 1e3);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.3f us", seconds * 1e6);
+  }
+  return buffer;
+}
+
+void print_run_summary(std::ostream& out, const ordered_json& r,
+                       const std::filesystem::path& result_file,
+                       const std::filesystem::path& trace_file) {
+  out << "scenario     " << text(at(r, "scenario")) << " (" << text(at(r, "scenario_path"))
+      << ")\n"
+      << "backend      " << text(at(r, "backend")) << ", seed " << text(at(r, "seed")) << ", "
+      << text(at(r, "processes")) << " processes\n"
+      << "inference    " << inference_line(r) << '\n'
+      << "connections  " << connections_line(r) << '\n'
+      << "messages     sent " << text(at(r, "messages.sent")) << ", delivered "
+      << text(at(r, "messages.delivered")) << ", relayed " << text(at(r, "messages.relayed"))
+      << '\n'
+      << "workload     " << workload_line(r) << '\n'
+      << "time         simulated " << seconds_text(at(r, "simulated_end_s")) << ", wall "
+      << seconds_text(at(r, "wall_s")) << '\n'
+      << "files        " << result_file.string() << '\n'
+      << "             " << trace_file.string() << '\n';
+  const ordered_json& problems = at(r, "problems");
+  if (at(r, "ok") == true) {
+    out << "result       ok\n";
+  } else {
+    out << "result       FAILED (" << problems.size() << " problem"
+        << (problems.size() == 1 ? "" : "s") << ", listed on stderr)\n";
+  }
+}
+
+}  // namespace tsunagi::app

@@ -1,0 +1,65 @@
+// Every knob of the protocol core and its workloads, with documented defaults (docs/config.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tsunagi/model/types.hpp"
+
+namespace tsunagi {
+
+enum class PlanKind { AllToAll, RandomK, TopologyAware };
+
+struct InferenceConfig {
+  int rtt_samples = 3;             // K probes per peer, the minimum is kept (paper 000 §2.1)
+  int rtt_parallel = 1;            // probes a node keeps in flight at once
+  double min_jump_ratio = 0.3;     // a cut counts only if RTT grows by at least this fraction
+  double colocated_ratio = 0.25;   // near side below this share of the far side = same host
+};
+
+struct OverlayConfig {
+  PlanKind plan = PlanKind::TopologyAware;
+  int random_k = 8;                // expected degree of the random plan
+  int shortcut_capacity = 0;       // paper 000 §3.2; 0 = no shortcuts
+  TimeNs connect_timeout = 3 * kNsPerSec;
+  bool trace_full_routes = true;   // false: one digest per node instead of its whole table
+};
+
+enum class WorkloadKind { None, PingPong, IntSort };
+
+struct PingPongConfig {
+  std::uint64_t message_bytes = 64;
+  int rounds = 10;
+  Rank ping = 0;                   // first rank of the pair
+  Rank pong = -1;                  // second rank; -1 = the last rank
+};
+
+struct IntSortConfig {
+  std::uint64_t total_keys = 1u << 20;  // summed over all ranks (NPB IS class A: 2^23)
+  std::uint32_t max_key = 1u << 16;     // keys are in [0, max_key) (class A: 2^19)
+  int iterations = 10;                  // NPB IS ranks the keys 10 times
+  TimeNs compute_ns_per_key = 10;       // modelled CPU time of bucketing and local sort
+};
+
+struct WorkloadConfig {
+  WorkloadKind kind = WorkloadKind::PingPong;
+  PingPongConfig pingpong;
+  IntSortConfig intsort;
+};
+
+struct ProtocolConfig {
+  InferenceConfig inference;
+  OverlayConfig overlay;
+  WorkloadConfig workload;
+  std::uint64_t seed = 1;
+  int processes = 0;               // number of ranks the rendezvous waits for
+  // The rendezvous gives up, naming the missing ranks, when not all registered by then.
+  TimeNs registration_timeout = 60 * kNsPerSec;
+};
+
+const char* to_string(PlanKind plan);
+const char* to_string(WorkloadKind kind);
+bool parse_plan_kind(const std::string& text, PlanKind& out);
+bool parse_workload_kind(const std::string& text, WorkloadKind& out);
+
+}  // namespace tsunagi

@@ -1,0 +1,89 @@
+// The boundary between the pure protocol core and a backend (shared/DESIGN.md, "sans-I/O").
+//
+// A backend feeds a role (Node or Rendezvous) one Input at a time, each carrying `now`, then
+// drains the role's Commands and performs them; their outcomes come back as further Inputs.
+// Commands are plain data. The core never calls into the backend.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tsunagi/model/config.hpp"
+#include "tsunagi/model/types.hpp"
+
+namespace tsunagi {
+
+using Bytes = std::vector<std::uint8_t>;
+
+// ---------------------------------------------------------------- inputs (world -> process)
+
+struct StartedInput {
+  Rank rank = kNoRank;            // kNoRank for the rendezvous
+  Endpoint self;                  // where others can connect to this process
+  Endpoint rendezvous;            // where the rendezvous listens (nodes only)
+  std::string host;               // label of the machine this process runs on (for logs only)
+  std::shared_ptr<const ProtocolConfig> config;
+};
+struct ConnectedInput { ConnId conn = 0; };
+struct AcceptedInput { ConnId conn = 0; };
+enum class ConnectFailure { Refused, TimedOut, Unreachable };
+struct ConnectFailedInput { ConnId conn = 0; ConnectFailure reason = ConnectFailure::Refused; };
+// Bytes arrived on a connection, in stream order. `filler` counts payload bytes the backend
+// only models (simulators do not move them); stream backends deliver those as real bytes.
+struct ReceivedInput { ConnId conn = 0; Bytes bytes; std::uint64_t filler = 0; };
+struct ClosedInput { ConnId conn = 0; };
+struct TimerFiredInput { std::uint64_t timer = 0; };
+struct RttMeasuredInput { std::uint64_t probe = 0; TimeNs rtt = 0; bool ok = true; };
+struct ComputeDoneInput { std::uint64_t task = 0; };
+
+using InputEvent = std::variant<StartedInput, ConnectedInput, AcceptedInput, ConnectFailedInput,
+                                ReceivedInput, ClosedInput, TimerFiredInput, RttMeasuredInput,
+                                ComputeDoneInput>;
+
+struct Input {
+  TimeNs now = 0;
+  InputEvent event;
+};
+
+// ---------------------------------------------------------------- commands (process -> world)
+
+struct ConnectCmd { ConnId conn = 0; Endpoint to; };
+// Send bytes in order on a connection; `filler` more payload bytes follow that carry no
+// information (a simulator only charges their size; a stream backend sends zeros).
+struct SendCmd { ConnId conn = 0; Bytes bytes; std::uint64_t filler = 0; };
+struct CloseCmd { ConnId conn = 0; };
+struct ArmTimerCmd { std::uint64_t timer = 0; TimeNs at = 0; };
+struct ProbeRttCmd { std::uint64_t probe = 0; Endpoint to; int samples = 1; std::uint32_t bytes = 64; };
+struct ComputeCmd { std::uint64_t task = 0; TimeNs duration = 0; };
+// A protocol decision. Decisions never carry wall-clock time so traces can be diffed.
+struct TraceCmd { std::string kind; nlohmann::json detail; };
+// A fact for result.json (counters, workload outcome), not a decision.
+struct ReportCmd { std::string key; nlohmann::json value; };
+// The process has finished its part of the run; the backend may stop it.
+struct ExitCmd { bool ok = true; std::string reason; };
+
+using Command = std::variant<ConnectCmd, SendCmd, CloseCmd, ArmTimerCmd, ProbeRttCmd, ComputeCmd,
+                             TraceCmd, ReportCmd, ExitCmd>;
+
+// What every role implements.
+class Process {
+ public:
+  virtual ~Process() = default;
+  virtual void handle(const Input& input) = 0;
+  // Moves out the commands produced so far, in the order they must be performed.
+  std::vector<Command> drain_commands() { return std::exchange(commands_, {}); }
+
+ protected:
+  void emit(Command command) { commands_.push_back(std::move(command)); }
+
+ private:
+  std::vector<Command> commands_;
+};
+
+}  // namespace tsunagi

@@ -1,0 +1,53 @@
+// Payloads of each frame type: plain structs, their encoders, and strict decoders that reject
+// truncated, oversized or trailing data with a reason.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "tsunagi/model/types.hpp"
+#include "tsunagi/model/wire.hpp"
+
+namespace tsunagi::wire {
+
+template <class T>
+using Decoded = std::variant<T, DecodeError>;
+
+// Limits that keep a garbage count from allocating gigabytes.
+constexpr std::size_t kMaxRanks = 1u << 20;
+constexpr std::size_t kMaxEndpointLength = 256;
+
+enum class ConnPurpose : std::uint8_t { Control = 0, Static = 1, Shortcut = 2 };
+
+struct HelloMsg { Rank rank = kNoRank; ConnPurpose purpose = ConnPurpose::Control; };
+struct RegisterMsg { Rank rank = kNoRank; std::string endpoint; std::string host; };
+struct DirectoryMsg { std::vector<std::string> endpoints; };  // index = rank
+struct RttReportMsg { Rank rank = kNoRank; std::vector<Rank> near; std::uint64_t probes = 0; };
+struct GroupsMsgBody { Groups groups; };
+struct RouteEntry { Rank dest = kNoRank; std::uint16_t dist = 0; };
+struct RouteRoundMsg { std::uint32_t round = 0; bool final = false; std::vector<RouteEntry> entries; };
+struct DataMsg { std::uint32_t tag = 0; Bytes body; };
+
+Frame make_hello(const HelloMsg& m);
+Frame make_register(const RegisterMsg& m);
+Frame make_directory(const DirectoryMsg& m);
+Frame make_rtt_report(const RttReportMsg& m);
+Frame make_groups(const GroupsMsgBody& m);
+Frame make_route_round(Rank src, Rank dst, const RouteRoundMsg& m);
+Frame make_data(Rank src, Rank dst, std::uint32_t seq, const DataMsg& m, std::uint64_t filler);
+Frame make_done(Rank rank);
+Frame make_shutdown();
+Frame make_goodbye();
+
+Decoded<HelloMsg> read_hello(const Frame& f);
+Decoded<RegisterMsg> read_register(const Frame& f);
+Decoded<DirectoryMsg> read_directory(const Frame& f);
+Decoded<RttReportMsg> read_rtt_report(const Frame& f);
+Decoded<GroupsMsgBody> read_groups(const Frame& f);
+Decoded<RouteRoundMsg> read_route_round(const Frame& f);
+Decoded<DataMsg> read_data(const Frame& f);
+
+}  // namespace tsunagi::wire

@@ -1,0 +1,16 @@
+// Factories for the roles a backend runs. Backends create processes only through these, so
+// they never depend on a role's internals.
+#pragma once
+
+#include <memory>
+
+#include "tsunagi/model/io.hpp"
+
+namespace tsunagi {
+
+// An application process (a rank): registration, inference, overlay, workload.
+std::unique_ptr<Process> make_node();
+// The bootstrap server: registration, directory, coordination of inference.
+std::unique_ptr<Process> make_rendezvous();
+
+}  // namespace tsunagi

@@ -1,0 +1,99 @@
+// The wire format: a fixed 32-byte header, a payload, and optional filler.
+//
+//   offset size field
+//        0    1 magic 'T' (0x54)
+//        1    1 version (kWireVersion)
+//        2    1 type (FrameType)
+//        3    1 flags (must be 0 in version 1)
+//        4    1 hops: incremented by every relay
+//        5    1 ttl: decremented by every relay; a frame reaching 0 away from home is dropped
+//        6    2 reserved (must be 0)
+//        8    4 src rank (signed, -1 = rendezvous)
+//       12    4 dst rank (signed, -1 = rendezvous)
+//       16    4 sequence number
+//       20    4 payload length in bytes (at most kMaxPayload)
+//       24    8 filler length: bytes after the payload that carry no information (bulk data a
+//               simulator only charges for; a stream backend sends them as zeros)
+// All integers little-endian. The decoder rejects anything else with a reason and never throws.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "tsunagi/model/types.hpp"
+
+namespace tsunagi::wire {
+
+using Bytes = std::vector<std::uint8_t>;
+
+constexpr std::uint8_t kMagic = 0x54;
+constexpr std::uint8_t kWireVersion = 1;
+constexpr std::size_t kHeaderSize = 32;
+constexpr std::uint32_t kMaxPayload = 64u << 20;          // 64 MiB
+constexpr std::uint64_t kMaxFiller = std::uint64_t{1} << 34;  // 16 GiB
+constexpr std::uint8_t kDefaultTtl = 16;
+
+enum class FrameType : std::uint8_t {
+  Hello = 1,       // first frame on every connection: who I am and why I connected
+  Register = 2,    // node -> rendezvous: rank, endpoint, host label
+  Directory = 3,   // rendezvous -> node: every rank's endpoint
+  RttReport = 4,   // node -> rendezvous: the peers it judged on its own switch
+  GroupsMsg = 5,   // rendezvous -> node: the combined switch groups
+  RouteRound = 6,  // node -> neighbour: one round of distance-vector routing
+  Data = 7,        // application data, relayed hop by hop
+  Done = 8,        // node -> rendezvous: my workload finished
+  Shutdown = 9,    // rendezvous -> node: everyone finished, stop
+  Goodbye = 10,    // either end of a shortcut: I stop sending here; answer and close
+};
+const char* to_string(FrameType type);
+
+struct Frame {
+  FrameType type = FrameType::Hello;
+  std::uint8_t hops = 0;
+  std::uint8_t ttl = kDefaultTtl;
+  Rank src = kNoRank;
+  Rank dst = kNoRank;
+  std::uint32_t seq = 0;
+  Bytes payload;
+  std::uint64_t filler = 0;
+};
+
+// Encodes header + payload (the filler is not materialised; the caller sends frame.filler).
+Bytes encode(const Frame& frame);
+
+struct DecodeError {
+  std::string reason;
+};
+
+// Incremental, strict decoder for one connection's byte stream. After an error it stays
+// failed: a stream cannot be resynchronised, so the connection must be closed.
+class Deframer {
+ public:
+  // Appends stream bytes; `filler_credit` counts filler bytes the backend modelled without
+  // delivering them (they follow `bytes` in the stream).
+  void feed(const Bytes& bytes, std::uint64_t filler_credit = 0);
+  // The next complete frame, nothing yet (std::monostate), or the reason the stream is bad.
+  std::variant<std::monostate, Frame, DecodeError> next();
+  bool failed() const { return failed_; }
+  std::size_t buffered() const { return buffer_.size() - read_pos_; }
+
+ private:
+  std::optional<DecodeError> parse_header();
+  void compact();
+
+  Bytes buffer_;
+  std::size_t read_pos_ = 0;
+  std::uint64_t filler_credit_ = 0;
+  std::optional<Frame> pending_;      // header parsed, waiting for payload/filler
+  std::uint64_t filler_needed_ = 0;
+  bool payload_done_ = false;         // payload copied, filler still outstanding
+  bool failed_ = false;
+};
+
+// Decodes exactly one frame that must fill `bytes` completely (datagram-style use, tests).
+std::variant<Frame, DecodeError> decode_one(const Bytes& bytes, std::uint64_t filler = 0);
+
+}  // namespace tsunagi::wire

@@ -1,0 +1,46 @@
+// Workloads run by every node once its routes are in place. A workload sees only this
+// context: it sends application messages to ranks (the overlay routes them), models CPU time,
+// and reports its outcome. It never sees connections, routes or the backend.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tsunagi/model/config.hpp"
+#include "tsunagi/model/io.hpp"
+#include "tsunagi/model/types.hpp"
+
+namespace tsunagi {
+
+class WorkloadContext {
+ public:
+  virtual ~WorkloadContext() = default;
+  virtual Rank rank() const = 0;
+  virtual int size() const = 0;
+  virtual TimeNs now() const = 0;
+  virtual std::uint64_t seed() const = 0;
+  // Sends `body` plus `filler` modelled bytes to `dst` (may be this rank).
+  virtual void send(Rank dst, std::uint32_t tag, Bytes body, std::uint64_t filler = 0) = 0;
+  // Models `duration` of CPU work; on_compute_done(task) follows.
+  virtual void compute(std::uint64_t task, TimeNs duration) = 0;
+  // A fact for result.json (key "workload" is the outcome the runner reads).
+  virtual void report(const std::string& key, nlohmann::json value) = 0;
+  // This rank's part is over (it keeps relaying for others until shutdown).
+  virtual void finished() = 0;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual void start(WorkloadContext& ctx) = 0;
+  virtual void on_message(WorkloadContext& ctx, Rank src, std::uint32_t tag, const Bytes& body,
+                          std::uint64_t filler) = 0;
+  virtual void on_compute_done(WorkloadContext& /*ctx*/, std::uint64_t /*task*/) {}
+};
+
+std::unique_ptr<Workload> make_workload(const WorkloadConfig& config);
+
+}  // namespace tsunagi

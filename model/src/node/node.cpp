@@ -1,0 +1,204 @@
+#include "node/node.hpp"
+
+#include "tsunagi/model/roles.hpp"
+
+namespace tsunagi {
+
+std::unique_ptr<Process> make_node() { return std::make_unique<Node>(); }
+
+void Node::handle(const Input& input) {
+  now_ = input.now;
+  if (phase_ == Phase::Exited) return;
+  std::visit(
+      [this](const auto& ev) {
+        using T = std::decay_t<decltype(ev)>;
+        if constexpr (std::is_same_v<T, StartedInput>) on_started(ev);
+        else if constexpr (std::is_same_v<T, ConnectedInput>) on_connected(ev.conn);
+        else if constexpr (std::is_same_v<T, AcceptedInput>) on_accepted(ev.conn);
+        else if constexpr (std::is_same_v<T, ConnectFailedInput>) on_connect_failed(ev);
+        else if constexpr (std::is_same_v<T, ReceivedInput>) on_received(ev);
+        else if constexpr (std::is_same_v<T, ClosedInput>) on_closed(ev.conn);
+        else if constexpr (std::is_same_v<T, TimerFiredInput>) { /* node arms no timers yet */ }
+        else if constexpr (std::is_same_v<T, RttMeasuredInput>) on_rtt(ev);
+        else if constexpr (std::is_same_v<T, ComputeDoneInput>) {
+          if (workload_) workload_->on_compute_done(*this, ev.task);
+        }
+      },
+      input.event);
+}
+
+void Node::on_started(const StartedInput& in) {
+  rank_ = in.rank;
+  self_ = in.self;
+  host_ = in.host;
+  config_ = in.config;
+  n_ = config_->processes;
+  shortcuts_ = ShortcutCache(config_->overlay.shortcut_capacity);
+  phase_ = Phase::Registering;
+  rendezvous_conn_ = open_connection(in.rendezvous, kNoRank, wire::ConnPurpose::Control);
+  send_frame(rendezvous_conn_, wire::make_register({rank_, self_, host_}));
+}
+
+ConnId Node::open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose purpose) {
+  ConnId id = next_conn_++;
+  Conn& c = conns_[id];
+  c.peer = peer;
+  c.purpose = purpose;
+  c.outgoing = true;
+  emit(ConnectCmd{id, to});
+  // The hello is queued like any frame and goes out first once connected.
+  send_frame(id, wire::make_hello({rank_, purpose}));
+  return id;
+}
+
+void Node::send_frame(ConnId id, const wire::Frame& frame) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  SendCmd cmd{id, wire::encode(frame), frame.filler};
+  if (it->second.outgoing && !it->second.up) {
+    it->second.queued.push_back(std::move(cmd));
+  } else {
+    emit(std::move(cmd));
+  }
+}
+
+void Node::on_connected(ConnId id) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  Conn& c = it->second;
+  c.up = true;
+  for (auto& cmd : c.queued) emit(std::move(cmd));
+  c.queued.clear();
+  if (c.purpose == wire::ConnPurpose::Static) static_peer_up(c.peer, id);
+  if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_up(c.peer, id, true);
+}
+
+void Node::on_accepted(ConnId id) {
+  Conn& c = conns_[id];
+  c.outgoing = false;
+}
+
+void Node::on_connect_failed(const ConnectFailedInput& in) {
+  auto it = conns_.find(in.conn);
+  if (it == conns_.end()) return;
+  Conn c = std::move(it->second);
+  conns_.erase(it);
+  static const char* reasons[] = {"refused", "timed_out", "unreachable"};
+  trace("connect_failed", {{"peer", c.peer}, {"reason", reasons[static_cast<int>(in.reason)]}});
+  if (in.conn == rendezvous_conn_) {
+    phase_ = Phase::Exited;
+    emit(ExitCmd{false, "cannot reach the rendezvous"});
+    return;
+  }
+  if (c.purpose == wire::ConnPurpose::Static) static_peer_failed(c.peer);
+  if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_pending_.erase(c.peer);
+}
+
+void Node::on_received(ReceivedInput in) {
+  auto it = conns_.find(in.conn);
+  if (it == conns_.end()) return;
+  it->second.deframer.feed(in.bytes, in.filler);
+  while (true) {
+    it = conns_.find(in.conn);  // a frame handler may have closed the connection
+    if (it == conns_.end()) return;
+    auto next = it->second.deframer.next();
+    if (std::holds_alternative<std::monostate>(next)) return;
+    if (auto* error = std::get_if<wire::DecodeError>(&next)) {
+      reject(in.conn, error->reason);
+      return;
+    }
+    on_frame(in.conn, std::get<wire::Frame>(std::move(next)));
+  }
+}
+
+void Node::reject(ConnId id, const std::string& reason) {
+  ++counters_.frames_rejected;
+  auto it = conns_.find(id);
+  Rank peer = it == conns_.end() ? kNoRank : it->second.peer;
+  trace("frame_rejected", {{"peer", peer}, {"reason", reason}});
+  // Closing looks the same to us as the peer closing: reuse that path, then tell the backend.
+  on_closed(id);
+  emit(CloseCmd{id});
+}
+
+void Node::on_frame(ConnId id, wire::Frame frame) {
+  using wire::FrameType;
+  Conn& c = conns_.at(id);
+  if (frame.type == FrameType::Hello) return on_hello(id, frame);
+  if (!c.up) return reject(id, "frame before hello");
+  switch (frame.type) {
+    case FrameType::Directory: {
+      auto msg = wire::read_directory(frame);
+      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+      return on_directory(std::get<wire::DirectoryMsg>(std::move(msg)));
+    }
+    case FrameType::GroupsMsg: {
+      auto msg = wire::read_groups(frame);
+      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+      return on_groups(std::get<wire::GroupsMsgBody>(std::move(msg)).groups);
+    }
+    case FrameType::RouteRound: return on_route_round(c.peer, frame);
+    case FrameType::Data:
+      if (c.purpose == wire::ConnPurpose::Shortcut) touch_shortcut(c.peer, id);
+      return on_data(std::move(frame));
+    case FrameType::Shutdown: return on_shutdown();
+    case FrameType::Goodbye: return on_goodbye(id);
+    default: return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
+  }
+}
+
+void Node::on_hello(ConnId id, const wire::Frame& frame) {
+  Conn& c = conns_.at(id);
+  auto msg = wire::read_hello(frame);
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+  const auto& hello = std::get<wire::HelloMsg>(msg);
+  if (c.outgoing) return;  // the acceptor does not greet back: nothing to learn
+  if (c.up) return reject(id, "second hello");
+  if (hello.rank < 0 || hello.rank >= n_) return reject(id, "hello from unknown rank");
+  c.peer = hello.rank;
+  c.purpose = hello.purpose;
+  c.up = true;
+  if (c.purpose == wire::ConnPurpose::Static) static_peer_up(c.peer, id);
+  if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_up(c.peer, id, false);
+}
+
+void Node::close_connection(ConnId id) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  if (it->second.up && it->second.purpose != wire::ConnPurpose::Control) {
+    --counters_.open_data_connections;
+  }
+  conns_.erase(it);
+  emit(CloseCmd{id});
+}
+
+void Node::on_closed(ConnId id) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  Rank peer = it->second.peer;
+  auto purpose = it->second.purpose;
+  if (it->second.up && purpose != wire::ConnPurpose::Control) --counters_.open_data_connections;
+  conns_.erase(it);
+  if (purpose == wire::ConnPurpose::Shortcut) {
+    auto held = shortcuts_.find(peer);
+    if (held && *held == id) {
+      shortcuts_.erase(peer);
+      trace("shortcut_lost", {{"peer", peer}});
+    }
+  } else if (purpose == wire::ConnPurpose::Static) {
+    static_conns_.erase(peer);
+    trace("static_connection_lost", {{"peer", peer}});
+    if (routing_) {
+      routing_->drop_neighbor(peer);
+      pump_routing();
+    } else {
+      static_peer_failed(peer);
+    }
+  }
+}
+
+void Node::trace(const char* kind, nlohmann::json detail) {
+  emit(TraceCmd{kind, std::move(detail)});
+}
+
+}  // namespace tsunagi

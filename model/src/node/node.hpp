@@ -1,0 +1,148 @@
+// The node role: one application process (a rank). Its life, in order:
+//   register with the rendezvous -> receive the directory -> probe RTTs to every peer and
+//   report the peers it judges on its own switch (topology plan only) -> receive the combined
+//   groups -> open its static connections (the plan) -> build routes by round exchange ->
+//   run the workload, relaying for others and opening shortcuts -> report and exit on shutdown.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "tsunagi/model/io.hpp"
+#include "tsunagi/model/messages.hpp"
+#include "tsunagi/model/overlay/routing.hpp"
+#include "tsunagi/model/overlay/shortcut_cache.hpp"
+#include "tsunagi/model/topology/switch_inference.hpp"
+#include "tsunagi/model/wire.hpp"
+#include "tsunagi/model/workload/workload.hpp"
+
+namespace tsunagi {
+
+struct NodeCounters {
+  std::uint64_t messages_sent = 0;
+  std::uint64_t messages_delivered = 0;
+  std::uint64_t messages_relayed = 0;
+  std::uint64_t messages_undeliverable = 0;
+  std::uint64_t frames_rejected = 0;
+  std::uint64_t shortcuts_opened = 0;
+  std::uint64_t shortcuts_evicted = 0;
+  std::uint64_t rtt_probes = 0;
+  int open_data_connections = 0;
+  int max_data_connections = 0;
+};
+
+class Node final : public Process, private WorkloadContext {
+ public:
+  void handle(const Input& input) override;
+
+ private:
+  enum class Phase { Idle, Registering, Probing, AwaitGroups, Connecting, Routing, Running, Exited };
+
+  struct Conn {
+    wire::Deframer deframer;
+    Rank peer = kNoRank;
+    wire::ConnPurpose purpose = wire::ConnPurpose::Control;
+    bool outgoing = false;
+    bool up = false;                 // outgoing: connected; incoming: hello seen
+    bool closing = false;            // we sent goodbye: receive only, close on the answer
+    std::vector<SendCmd> queued;     // sends issued before the connect completed
+  };
+
+  // node.cpp: dispatch and connection plumbing
+  void on_started(const StartedInput& in);
+  void on_connected(ConnId id);
+  void on_accepted(ConnId id);
+  void on_connect_failed(const ConnectFailedInput& in);
+  void on_received(ReceivedInput in);
+  void on_closed(ConnId id);
+  void on_frame(ConnId id, wire::Frame frame);
+  void on_hello(ConnId id, const wire::Frame& frame);
+  ConnId open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose purpose);
+  void send_frame(ConnId id, const wire::Frame& frame);
+  void close_connection(ConnId id);
+  void reject(ConnId id, const std::string& reason);
+  void trace(const char* kind, nlohmann::json detail);
+
+  // node_inference.cpp
+  void on_directory(wire::DirectoryMsg msg);
+  void issue_probes();
+  void on_rtt(const RttMeasuredInput& in);
+  void finish_probing();
+
+  // node_overlay.cpp
+  void on_groups(Groups groups);
+  void static_peer_up(Rank peer, ConnId id);
+  void static_peer_failed(Rank peer);
+  void check_static_ready();
+  void on_route_round(Rank from, const wire::Frame& frame);
+  void pump_routing();
+  void routing_done();
+  void trace_routes();
+
+  // node_messaging.cpp
+  void on_data(wire::Frame frame);
+  void forward(wire::Frame frame);
+  std::optional<ConnId> direct_conn(Rank peer);
+  void maybe_open_shortcut(Rank peer);
+  void shortcut_up(Rank peer, ConnId id, bool initiated);
+  void touch_shortcut(Rank peer, ConnId id);
+  void retire_shortcut(ConnId id);
+  void on_goodbye(ConnId id);
+  void flush_waiting_frames();
+  void on_shutdown();
+
+  // WorkloadContext
+  Rank rank() const override { return rank_; }
+  int size() const override { return n_; }
+  TimeNs now() const override { return now_; }
+  std::uint64_t seed() const override { return config_->seed; }
+  void send(Rank dst, std::uint32_t tag, Bytes body, std::uint64_t filler) override;
+  void compute(std::uint64_t task, TimeNs duration) override;
+  void report(const std::string& key, nlohmann::json value) override;
+  void finished() override;
+
+  Phase phase_ = Phase::Idle;
+  TimeNs now_ = 0;
+  Rank rank_ = kNoRank;
+  int n_ = 0;
+  Endpoint self_;
+  std::string host_;
+  std::shared_ptr<const ProtocolConfig> config_;
+
+  ConnId next_conn_ = 1;
+  std::unordered_map<ConnId, Conn> conns_;
+  ConnId rendezvous_conn_ = 0;
+  std::vector<Endpoint> directory_;
+
+  // inference
+  std::vector<RttSample> rtts_;
+  Rank next_probe_offset_ = 1;
+  int probes_in_flight_ = 0;
+
+  // overlay
+  std::vector<Rank> plan_;                       // static neighbours, sorted
+  std::map<Rank, ConnId> static_conns_;          // neighbour -> connection
+  std::set<Rank> static_failed_;
+  bool have_plan_ = false;
+  std::optional<RoutingRounds> routing_;
+  std::vector<std::pair<Rank, wire::Frame>> early_rounds_;
+  ShortcutCache shortcuts_{0};
+  std::set<Rank> shortcut_pending_;
+  std::vector<wire::Frame> waiting_frames_;      // data that arrived before routes existed
+
+  // workload
+  std::unique_ptr<Workload> workload_;
+  std::vector<wire::Frame> early_data_;          // data for this rank before the workload began
+  bool workload_finished_ = false;
+  std::uint32_t data_seq_ = 0;
+
+  NodeCounters counters_;
+};
+
+}  // namespace tsunagi

@@ -1,0 +1,168 @@
+// Application messages over the overlay: direct when a connection to the destination exists,
+// otherwise hop by hop along the routes; a relayed send opens a shortcut (paper 000 §3.2).
+#include "node/node.hpp"
+
+namespace tsunagi {
+
+std::optional<ConnId> Node::direct_conn(Rank peer) {
+  if (auto sc = shortcuts_.find(peer)) return sc;
+  auto it = static_conns_.find(peer);
+  if (it != static_conns_.end()) return it->second;
+  return std::nullopt;
+}
+
+void Node::send(Rank dst, std::uint32_t tag, Bytes body, std::uint64_t filler) {
+  ++counters_.messages_sent;
+  wire::Frame frame = wire::make_data(rank_, dst, data_seq_++, {tag, std::move(body)}, filler);
+  if (dst == rank_) {
+    on_data(std::move(frame));
+    return;
+  }
+  if (auto conn = direct_conn(dst)) {
+    if (shortcuts_.contains(dst)) shortcuts_.touch(dst);
+    send_frame(*conn, frame);
+    return;
+  }
+  forward(std::move(frame));
+  maybe_open_shortcut(dst);
+}
+
+void Node::forward(wire::Frame frame) {
+  if (!routing_ || !routing_->done()) {
+    waiting_frames_.push_back(std::move(frame));  // routes are still being built
+    return;
+  }
+  Rank next = routing_->next_hop(frame.dst);
+  auto it = next == kNoRank ? static_conns_.end() : static_conns_.find(next);
+  if (it == static_conns_.end()) {
+    ++counters_.messages_undeliverable;
+    trace("undeliverable", {{"src", frame.src}, {"dst", frame.dst}, {"reason", "no route"}});
+    return;
+  }
+  send_frame(it->second, frame);
+}
+
+void Node::flush_waiting_frames() {
+  auto frames = std::move(waiting_frames_);
+  waiting_frames_.clear();
+  for (auto& f : frames) forward(std::move(f));
+}
+
+void Node::on_data(wire::Frame frame) {
+  auto msg = wire::read_data(frame);
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) {
+    ++counters_.frames_rejected;
+    trace("frame_rejected", {{"peer", frame.src}, {"reason", e->reason}});
+    return;
+  }
+  if (frame.dst != rank_) {
+    // Relay: the TTL bounds how long a frame can wander if routes ever disagree.
+    if (frame.ttl <= 1) {
+      ++counters_.messages_undeliverable;
+      trace("undeliverable", {{"src", frame.src}, {"dst", frame.dst}, {"reason", "ttl expired"}});
+      return;
+    }
+    --frame.ttl;
+    ++frame.hops;
+    ++counters_.messages_relayed;
+    if (auto conn = direct_conn(frame.dst)) {
+      send_frame(*conn, frame);
+    } else {
+      forward(std::move(frame));
+    }
+    return;
+  }
+  if (!workload_) {
+    early_data_.push_back(std::move(frame));
+    return;
+  }
+  ++counters_.messages_delivered;
+  auto& data = std::get<wire::DataMsg>(msg);
+  workload_->on_message(*this, frame.src, data.tag, data.body, frame.filler);
+}
+
+void Node::maybe_open_shortcut(Rank peer) {
+  if (shortcuts_.capacity() == 0 || shortcut_pending_.count(peer)) return;
+  shortcut_pending_.insert(peer);
+  open_connection(directory_[static_cast<std::size_t>(peer)], peer, wire::ConnPurpose::Shortcut);
+}
+
+void Node::shortcut_up(Rank peer, ConnId id, bool initiated) {
+  shortcut_pending_.erase(peer);
+  ++counters_.open_data_connections;
+  counters_.max_data_connections =
+      std::max(counters_.max_data_connections, counters_.open_data_connections);
+  if (shortcuts_.contains(peer) || static_conns_.count(peer) || shortcuts_.capacity() == 0) {
+    // Both ends opened a shortcut at once (or a static link exists): keep the first one.
+    // The accepted duplicate stays open for its initiator; our own duplicate is retired.
+    if (initiated) retire_shortcut(id);
+    return;
+  }
+  ++counters_.shortcuts_opened;
+  trace(initiated ? "shortcut_opened" : "shortcut_accepted", {{"peer", peer}});
+  if (auto victim = shortcuts_.insert(peer, id)) {
+    ++counters_.shortcuts_evicted;
+    trace("shortcut_evicted", {{"peer", victim->first}});
+    retire_shortcut(victim->second);
+  }
+}
+
+// Closing a connection the peer may be sending on would lose its frames in flight (a real
+// TCP peer gets a reset). So eviction is a handshake: we say goodbye and only receive; the peer
+// stops using the connection, answers goodbye and closes; frames before its answer still arrive.
+void Node::retire_shortcut(ConnId id) {
+  auto it = conns_.find(id);
+  if (it == conns_.end() || it->second.closing) return;
+  it->second.closing = true;
+  send_frame(id, wire::make_goodbye());
+}
+
+void Node::on_goodbye(ConnId id) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  if (!it->second.closing) {
+    Rank peer = it->second.peer;
+    auto held = shortcuts_.find(peer);
+    if (held && *held == id) {
+      shortcuts_.erase(peer);
+      trace("shortcut_closed_by_peer", {{"peer", peer}});
+    }
+    send_frame(id, wire::make_goodbye());
+  }
+  close_connection(id);
+}
+
+void Node::touch_shortcut(Rank peer, ConnId id) {
+  auto held = shortcuts_.find(peer);
+  if (held && *held == id) shortcuts_.touch(peer);
+}
+
+void Node::on_shutdown() {
+  report("node", {{"rank", rank_},
+                  {"messages_sent", counters_.messages_sent},
+                  {"messages_delivered", counters_.messages_delivered},
+                  {"messages_relayed", counters_.messages_relayed},
+                  {"messages_undeliverable", counters_.messages_undeliverable},
+                  {"frames_rejected", counters_.frames_rejected},
+                  {"static_connections", static_conns_.size()},
+                  {"max_connections", counters_.max_data_connections},
+                  {"shortcuts_opened", counters_.shortcuts_opened},
+                  {"shortcuts_evicted", counters_.shortcuts_evicted},
+                  {"rtt_probes", counters_.rtt_probes}});
+  phase_ = Phase::Exited;
+  emit(ExitCmd{true, ""});
+}
+
+void Node::compute(std::uint64_t task, TimeNs duration) { emit(ComputeCmd{task, duration}); }
+
+void Node::report(const std::string& key, nlohmann::json value) {
+  emit(ReportCmd{key, std::move(value)});
+}
+
+void Node::finished() {
+  if (workload_finished_) return;
+  workload_finished_ = true;
+  send_frame(rendezvous_conn_, wire::make_done(rank_));
+}
+
+}  // namespace tsunagi

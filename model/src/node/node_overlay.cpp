@@ -1,0 +1,116 @@
+// Node side of the overlay (paper 000 §3.1): open the static connections of the plan, then
+// build routes over them by synchronous rounds of distance-vector exchange.
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "node/node.hpp"
+#include "tsunagi/model/overlay/plan.hpp"
+#include "tsunagi/model/rng.hpp"
+
+namespace tsunagi {
+
+void Node::on_groups(Groups groups) {
+  if (phase_ != Phase::AwaitGroups) return;
+  phase_ = Phase::Connecting;
+  plan_ = plan_neighbors(config_->overlay.plan, rank_, n_, groups, config_->overlay.random_k,
+                         config_->seed);
+  have_plan_ = true;
+  trace("plan", {{"plan", to_string(config_->overlay.plan)}, {"neighbors", plan_}});
+  // The lower rank of each pair connects; the higher one waits for it.
+  for (Rank peer : plan_) {
+    if (peer > rank_ && static_conns_.count(peer) == 0) {
+      open_connection(directory_[static_cast<std::size_t>(peer)], peer, wire::ConnPurpose::Static);
+    }
+  }
+  check_static_ready();
+}
+
+void Node::static_peer_up(Rank peer, ConnId id) {
+  ++counters_.open_data_connections;
+  counters_.max_data_connections =
+      std::max(counters_.max_data_connections, counters_.open_data_connections);
+  static_conns_[peer] = id;
+  check_static_ready();
+}
+
+void Node::static_peer_failed(Rank peer) {
+  static_failed_.insert(peer);
+  check_static_ready();
+}
+
+void Node::check_static_ready() {
+  if (phase_ != Phase::Connecting || !have_plan_) return;
+  for (Rank peer : plan_) {
+    if (static_conns_.count(peer) == 0 && static_failed_.count(peer) == 0) return;
+  }
+  // Route only over connections that exist: a failed neighbour is routed around.
+  std::vector<Rank> usable;
+  for (Rank peer : plan_) {
+    if (static_conns_.count(peer)) usable.push_back(peer);
+  }
+  phase_ = Phase::Routing;
+  routing_.emplace(rank_, n_, usable);
+  for (auto& [from, frame] : early_rounds_) on_route_round(from, frame);
+  early_rounds_.clear();
+  pump_routing();
+}
+
+void Node::on_route_round(Rank from, const wire::Frame& frame) {
+  if (!routing_) {
+    early_rounds_.emplace_back(from, frame);
+    return;
+  }
+  auto msg = wire::read_route_round(frame);
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) {
+    auto it = static_conns_.find(from);
+    if (it != static_conns_.end()) reject(it->second, e->reason);
+    return;
+  }
+  routing_->receive(from, std::get<wire::RouteRoundMsg>(msg));
+  pump_routing();
+}
+
+void Node::pump_routing() {
+  if (!routing_ || (routing_->done() && phase_ != Phase::Routing)) return;
+  while (auto msg = routing_->step()) {
+    for (const auto& [peer, id] : static_conns_) {
+      send_frame(id, wire::make_route_round(rank_, peer, *msg));
+    }
+  }
+  if (routing_->done() && phase_ == Phase::Routing) routing_done();
+}
+
+void Node::trace_routes() {
+  const auto& next = routing_->next_hops();
+  nlohmann::json detail = {{"known", routing_->known()}, {"max_hops", routing_->max_distance()}};
+  if (config_->overlay.trace_full_routes) {
+    detail["next_hop"] = next;
+  } else {
+    // FNV-1a over the next-hop table: equal digests mean equal tables.
+    std::uint64_t h = 1469598103934665603ull;
+    for (Rank r : next) {
+      h ^= static_cast<std::uint32_t>(r);
+      h *= 1099511628211ull;
+    }
+    std::ostringstream hex;
+    hex << std::hex << std::setw(16) << std::setfill('0') << h;
+    detail["digest"] = hex.str();
+  }
+  trace("routes", std::move(detail));
+}
+
+void Node::routing_done() {
+  trace_routes();
+  if (!routing_->complete()) {
+    trace("routes_incomplete", {{"known", routing_->known()}, {"processes", n_}});
+  }
+  phase_ = Phase::Running;
+  flush_waiting_frames();
+  workload_ = make_workload(config_->workload);
+  workload_->start(*this);
+  for (auto& frame : early_data_) on_data(std::move(frame));
+  early_data_.clear();
+}
+
+}  // namespace tsunagi

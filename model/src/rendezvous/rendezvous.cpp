@@ -1,0 +1,173 @@
+// The rendezvous role: registration, directory, combination of the nodes' switch views into
+// groups (paper 000 §2.1), and the end-of-run barrier. It is the only process every node
+// must reach, and the only one that sees every node's measurements.
+#include <map>
+#include <unordered_map>
+
+#include "tsunagi/model/messages.hpp"
+#include "tsunagi/model/roles.hpp"
+#include "tsunagi/model/topology/switch_inference.hpp"
+
+namespace tsunagi {
+namespace {
+
+constexpr std::uint64_t kRegistrationTimer = 1;
+
+class Rendezvous final : public Process {
+ public:
+  void handle(const Input& input) override {
+    now_ = input.now;
+    if (exited_) return;
+    if (auto* s = std::get_if<StartedInput>(&input.event)) return on_started(*s);
+    if (auto* a = std::get_if<AcceptedInput>(&input.event)) {
+      conns_[a->conn];
+      return;
+    }
+    if (auto* r = std::get_if<ReceivedInput>(&input.event)) return on_received(*r);
+    if (auto* c = std::get_if<ClosedInput>(&input.event)) return on_closed(c->conn);
+    if (auto* t = std::get_if<TimerFiredInput>(&input.event)) {
+      if (t->timer == kRegistrationTimer) on_registration_deadline();
+    }
+  }
+
+ private:
+  struct Conn {
+    wire::Deframer deframer;
+    Rank rank = kNoRank;
+  };
+
+  void on_started(const StartedInput& in) {
+    config_ = in.config;
+    n_ = config_->processes;
+    endpoints_.assign(static_cast<std::size_t>(n_), {});
+    rank_conn_.assign(static_cast<std::size_t>(n_), 0);
+    near_.assign(static_cast<std::size_t>(n_), {});
+    emit(ArmTimerCmd{kRegistrationTimer, now_ + config_->registration_timeout});
+  }
+
+  void on_received(const ReceivedInput& in) {
+    auto it = conns_.find(in.conn);
+    if (it == conns_.end()) return;
+    it->second.deframer.feed(in.bytes, in.filler);
+    while (true) {
+      it = conns_.find(in.conn);
+      if (it == conns_.end()) return;
+      auto next = it->second.deframer.next();
+      if (std::holds_alternative<std::monostate>(next)) return;
+      if (auto* e = std::get_if<wire::DecodeError>(&next)) return reject(in.conn, e->reason);
+      on_frame(in.conn, std::get<wire::Frame>(next));
+    }
+  }
+
+  void reject(ConnId id, const std::string& reason) {
+    emit(TraceCmd{"frame_rejected", {{"peer", conns_[id].rank}, {"reason", reason}}});
+    conns_.erase(id);
+    emit(CloseCmd{id});
+  }
+
+  void on_frame(ConnId id, const wire::Frame& frame) {
+    switch (frame.type) {
+      case wire::FrameType::Hello: return;  // the register frame that follows says everything
+      case wire::FrameType::Register: return on_register(id, frame);
+      case wire::FrameType::RttReport: return on_rtt_report(id, frame);
+      case wire::FrameType::Done: return on_done(id);
+      default:
+        return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
+    }
+  }
+
+  void on_register(ConnId id, const wire::Frame& frame) {
+    auto msg = wire::read_register(frame);
+    if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+    auto& reg = std::get<wire::RegisterMsg>(msg);
+    if (reg.rank >= n_) return reject(id, "rank " + std::to_string(reg.rank) + " >= processes");
+    auto slot = static_cast<std::size_t>(reg.rank);
+    if (rank_conn_[slot] != 0) return reject(id, "rank " + std::to_string(reg.rank) + " registered twice");
+    conns_[id].rank = reg.rank;
+    rank_conn_[slot] = id;
+    endpoints_[slot] = reg.endpoint;
+    if (++registered_ == n_) {
+      emit(TraceCmd{"directory", {{"processes", n_}}});
+      broadcast(wire::make_directory({endpoints_}));
+    }
+  }
+
+  void on_registration_deadline() {
+    if (registered_ == n_) return;
+    std::vector<Rank> missing;
+    for (Rank r = 0; r < n_; ++r) {
+      if (rank_conn_[static_cast<std::size_t>(r)] == 0) missing.push_back(r);
+    }
+    emit(TraceCmd{"registration_failed", {{"missing", missing}}});
+    fail("ranks never registered: " + nlohmann::json(missing).dump());
+  }
+
+  void on_rtt_report(ConnId id, const wire::Frame& frame) {
+    auto msg = wire::read_rtt_report(frame);
+    if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+    auto& report = std::get<wire::RttReportMsg>(msg);
+    if (report.rank != conns_[id].rank) return reject(id, "rtt report for another rank");
+    near_[static_cast<std::size_t>(report.rank)] = std::move(report.near);
+    rtt_probes_ += report.probes;
+    if (++reports_ < n_) return;
+    Groups groups;
+    if (config_->overlay.plan == PlanKind::TopologyAware) groups = combine_views(n_, near_);
+    near_.clear();
+    emit(TraceCmd{"groups", {{"groups", groups}}});
+    emit(ReportCmd{"inference", {{"groups", groups},
+                                 {"inferred", config_->overlay.plan == PlanKind::TopologyAware},
+                                 {"rtt_probes", rtt_probes_},
+                                 {"inference_end_ns", now_}}});
+    broadcast(wire::make_groups({groups}));
+  }
+
+  void on_done(ConnId id) {
+    if (conns_[id].rank == kNoRank) return reject(id, "done before register");
+    if (++done_ < n_) return;
+    emit(TraceCmd{"shutdown", {{"processes", n_}}});
+    broadcast(wire::make_shutdown());
+    exited_ = true;
+    emit(ExitCmd{true, ""});
+  }
+
+  void on_closed(ConnId id) {
+    auto it = conns_.find(id);
+    if (it == conns_.end()) return;
+    Rank rank = it->second.rank;
+    conns_.erase(it);
+    // A node that goes away before the end leaves the run unable to finish: say who.
+    if (rank != kNoRank && !exited_) {
+      emit(TraceCmd{"process_lost", {{"rank", rank}}});
+      fail("rank " + std::to_string(rank) + " closed its connection to the rendezvous");
+    }
+  }
+
+  void fail(const std::string& reason) {
+    exited_ = true;
+    emit(ExitCmd{false, reason});
+  }
+
+  void broadcast(const wire::Frame& frame) {
+    Bytes bytes = wire::encode(frame);
+    for (ConnId id : rank_conn_) emit(SendCmd{id, bytes, frame.filler});
+  }
+
+  TimeNs now_ = 0;
+  int n_ = 0;
+  std::shared_ptr<const ProtocolConfig> config_;
+  std::unordered_map<ConnId, Conn> conns_;
+  std::vector<ConnId> rank_conn_;
+  std::vector<Endpoint> endpoints_;
+  std::vector<std::vector<Rank>> near_;
+  int registered_ = 0;
+  int reports_ = 0;
+  int done_ = 0;
+  std::uint64_t rtt_probes_ = 0;
+  bool exited_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Process> make_rendezvous() { return std::make_unique<Rendezvous>(); }
+
+}  // namespace tsunagi

@@ -1,0 +1,147 @@
+#include <algorithm>
+
+#include "tsunagi/model/codec.hpp"
+#include "tsunagi/model/wire.hpp"
+
+namespace tsunagi::wire {
+
+const char* to_string(FrameType type) {
+  switch (type) {
+    case FrameType::Hello: return "hello";
+    case FrameType::Register: return "register";
+    case FrameType::Directory: return "directory";
+    case FrameType::RttReport: return "rtt_report";
+    case FrameType::GroupsMsg: return "groups";
+    case FrameType::RouteRound: return "route_round";
+    case FrameType::Data: return "data";
+    case FrameType::Done: return "done";
+    case FrameType::Shutdown: return "shutdown";
+    case FrameType::Goodbye: return "goodbye";
+  }
+  return "unknown";
+}
+
+namespace {
+
+bool known_type(std::uint8_t t) {
+  return t >= static_cast<std::uint8_t>(FrameType::Hello) &&
+         t <= static_cast<std::uint8_t>(FrameType::Goodbye);
+}
+
+std::uint64_t read_le(const std::uint8_t* p, int n) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < n; ++i) v |= std::uint64_t{p[i]} << (8 * i);
+  return v;
+}
+
+}  // namespace
+
+Bytes encode(const Frame& frame) {
+  Writer w;
+  w.buffer().reserve(kHeaderSize + frame.payload.size());
+  w.u8(kMagic);
+  w.u8(kWireVersion);
+  w.u8(static_cast<std::uint8_t>(frame.type));
+  w.u8(0);
+  w.u8(frame.hops);
+  w.u8(frame.ttl);
+  w.u16(0);
+  w.i32(frame.src);
+  w.i32(frame.dst);
+  w.u32(frame.seq);
+  w.u32(static_cast<std::uint32_t>(frame.payload.size()));
+  w.u64(frame.filler);
+  Bytes out = w.take();
+  out.insert(out.end(), frame.payload.begin(), frame.payload.end());
+  return out;
+}
+
+void Deframer::feed(const Bytes& bytes, std::uint64_t filler_credit) {
+  buffer_.insert(buffer_.end(), bytes.begin(), bytes.end());
+  filler_credit_ += filler_credit;
+}
+
+void Deframer::compact() {
+  // Drop consumed bytes once they dominate, so long streams keep a small buffer.
+  if (read_pos_ > 4096 && read_pos_ * 2 > buffer_.size()) {
+    buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(read_pos_));
+    read_pos_ = 0;
+  }
+}
+
+std::optional<DecodeError> Deframer::parse_header() {
+  const std::uint8_t* h = buffer_.data() + read_pos_;
+  if (h[0] != kMagic) return DecodeError{"bad magic byte " + std::to_string(h[0])};
+  if (h[1] != kWireVersion) return DecodeError{"unsupported version " + std::to_string(h[1])};
+  if (!known_type(h[2])) return DecodeError{"unknown frame type " + std::to_string(h[2])};
+  if (h[3] != 0) return DecodeError{"unknown flags " + std::to_string(h[3])};
+  if (h[6] != 0 || h[7] != 0) return DecodeError{"reserved header bytes are not zero"};
+  std::uint64_t length = read_le(h + 20, 4);
+  std::uint64_t filler = read_le(h + 24, 8);
+  if (length > kMaxPayload) {
+    return DecodeError{"oversized payload: " + std::to_string(length) + " bytes > " +
+                       std::to_string(kMaxPayload)};
+  }
+  if (filler > kMaxFiller) return DecodeError{"oversized filler: " + std::to_string(filler)};
+  Frame f;
+  f.type = static_cast<FrameType>(h[2]);
+  f.hops = h[4];
+  f.ttl = h[5];
+  f.src = static_cast<Rank>(static_cast<std::int32_t>(read_le(h + 8, 4)));
+  f.dst = static_cast<Rank>(static_cast<std::int32_t>(read_le(h + 12, 4)));
+  f.seq = static_cast<std::uint32_t>(read_le(h + 16, 4));
+  f.payload.resize(length);  // filled once the bytes are there
+  f.filler = filler;
+  read_pos_ += kHeaderSize;
+  pending_ = std::move(f);
+  filler_needed_ = filler;
+  return std::nullopt;
+}
+
+std::variant<std::monostate, Frame, DecodeError> Deframer::next() {
+  if (failed_) return DecodeError{"stream already failed"};
+  if (!pending_) {
+    if (buffered() < kHeaderSize) return std::monostate{};
+    if (auto error = parse_header()) {
+      failed_ = true;
+      return *error;
+    }
+  }
+  if (!payload_done_) {
+    const std::size_t length = pending_->payload.size();
+    if (buffered() < length) return std::monostate{};
+    std::copy_n(buffer_.begin() + static_cast<std::ptrdiff_t>(read_pos_), length,
+                pending_->payload.begin());
+    read_pos_ += length;
+    payload_done_ = true;
+  }
+  // Filler comes from modelled credit first, then from real stream bytes.
+  std::uint64_t from_credit = std::min(filler_credit_, filler_needed_);
+  filler_credit_ -= from_credit;
+  filler_needed_ -= from_credit;
+  std::uint64_t from_stream = std::min<std::uint64_t>(filler_needed_, buffered());
+  filler_needed_ -= from_stream;
+  read_pos_ += static_cast<std::size_t>(from_stream);
+  compact();
+  if (filler_needed_ > 0) return std::monostate{};
+  Frame done = std::move(*pending_);
+  pending_.reset();
+  payload_done_ = false;
+  return done;
+}
+
+std::variant<Frame, DecodeError> decode_one(const Bytes& bytes, std::uint64_t filler) {
+  Deframer d;
+  d.feed(bytes, filler);
+  auto result = d.next();
+  if (auto* error = std::get_if<DecodeError>(&result)) return *error;
+  if (std::holds_alternative<std::monostate>(result)) {
+    return DecodeError{"truncated frame: " + std::to_string(bytes.size()) + " bytes"};
+  }
+  if (d.buffered() != 0) {
+    return DecodeError{std::to_string(d.buffered()) + " bytes after the frame"};
+  }
+  return std::get<Frame>(std::move(result));
+}
+
+}  // namespace tsunagi::wire

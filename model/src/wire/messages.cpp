@@ -1,0 +1,194 @@
+#include "tsunagi/model/messages.hpp"
+
+#include "tsunagi/model/codec.hpp"
+
+namespace tsunagi::wire {
+namespace {
+
+Frame framed(FrameType type, Bytes payload, Rank src = kNoRank, Rank dst = kNoRank) {
+  Frame f;
+  f.type = type;
+  f.src = src;
+  f.dst = dst;
+  f.payload = std::move(payload);
+  return f;
+}
+
+// Shared tail of every decoder: the type must match and the payload be consumed exactly.
+template <class T>
+Decoded<T> finish(Reader& r, T value, const char* what) {
+  if (!r.finish(what)) return DecodeError{std::string(what) + ": " + r.error()};
+  return value;
+}
+
+std::optional<DecodeError> expect(const Frame& f, FrameType type) {
+  if (f.type == type) return std::nullopt;
+  return DecodeError{std::string("expected ") + to_string(type) + " frame, got " +
+                     to_string(f.type)};
+}
+
+bool valid_rank(Rank r) { return r >= 0 && static_cast<std::size_t>(r) < kMaxRanks; }
+
+}  // namespace
+
+Frame make_hello(const HelloMsg& m) {
+  Writer w;
+  w.i32(m.rank);
+  w.u8(static_cast<std::uint8_t>(m.purpose));
+  return framed(FrameType::Hello, w.take(), m.rank);
+}
+
+Decoded<HelloMsg> read_hello(const Frame& f) {
+  if (auto e = expect(f, FrameType::Hello)) return *e;
+  Reader r(f.payload);
+  HelloMsg m;
+  m.rank = r.i32();
+  std::uint8_t purpose = r.u8();
+  if (r.ok() && purpose > static_cast<std::uint8_t>(ConnPurpose::Shortcut)) {
+    r.fail("unknown connection purpose " + std::to_string(purpose));
+  }
+  if (r.ok() && m.rank != kNoRank && !valid_rank(m.rank)) r.fail("rank out of range");
+  m.purpose = static_cast<ConnPurpose>(purpose);
+  return finish(r, m, "hello");
+}
+
+Frame make_register(const RegisterMsg& m) {
+  Writer w;
+  w.i32(m.rank);
+  w.str(m.endpoint);
+  w.str(m.host);
+  return framed(FrameType::Register, w.take(), m.rank);
+}
+
+Decoded<RegisterMsg> read_register(const Frame& f) {
+  if (auto e = expect(f, FrameType::Register)) return *e;
+  Reader r(f.payload);
+  RegisterMsg m;
+  m.rank = r.i32();
+  m.endpoint = r.str(kMaxEndpointLength);
+  m.host = r.str(kMaxEndpointLength);
+  if (r.ok() && !valid_rank(m.rank)) r.fail("rank out of range");
+  if (r.ok() && m.endpoint.empty()) r.fail("empty endpoint");
+  return finish(r, m, "register");
+}
+
+Frame make_directory(const DirectoryMsg& m) {
+  Writer w;
+  w.u32(static_cast<std::uint32_t>(m.endpoints.size()));
+  for (const auto& e : m.endpoints) w.str(e);
+  return framed(FrameType::Directory, w.take());
+}
+
+Decoded<DirectoryMsg> read_directory(const Frame& f) {
+  if (auto e = expect(f, FrameType::Directory)) return *e;
+  Reader r(f.payload);
+  DirectoryMsg m;
+  std::uint32_t count = r.u32();
+  // Each endpoint takes at least its 4-byte length: reject counts the payload cannot hold.
+  if (r.ok() && (count > kMaxRanks || count * std::size_t{4} > r.remaining())) {
+    r.fail("directory of " + std::to_string(count) + " entries does not fit");
+  }
+  if (r.ok()) m.endpoints.reserve(count);
+  for (std::uint32_t i = 0; r.ok() && i < count; ++i) m.endpoints.push_back(r.str(kMaxEndpointLength));
+  return finish(r, m, "directory");
+}
+
+Frame make_rtt_report(const RttReportMsg& m) {
+  Writer w;
+  w.i32(m.rank);
+  w.i32_list(m.near);
+  w.u64(m.probes);
+  return framed(FrameType::RttReport, w.take(), m.rank);
+}
+
+Decoded<RttReportMsg> read_rtt_report(const Frame& f) {
+  if (auto e = expect(f, FrameType::RttReport)) return *e;
+  Reader r(f.payload);
+  RttReportMsg m;
+  m.rank = r.i32();
+  m.near = r.i32_list(kMaxRanks);
+  m.probes = r.u64();
+  if (r.ok() && !valid_rank(m.rank)) r.fail("rank out of range");
+  return finish(r, m, "rtt_report");
+}
+
+Frame make_groups(const GroupsMsgBody& m) {
+  Writer w;
+  w.u32(static_cast<std::uint32_t>(m.groups.size()));
+  for (const auto& g : m.groups) w.i32_list(g);
+  return framed(FrameType::GroupsMsg, w.take());
+}
+
+Decoded<GroupsMsgBody> read_groups(const Frame& f) {
+  if (auto e = expect(f, FrameType::GroupsMsg)) return *e;
+  Reader r(f.payload);
+  GroupsMsgBody m;
+  std::uint32_t count = r.u32();
+  if (r.ok() && (count > kMaxRanks || count * std::size_t{4} > r.remaining())) {
+    r.fail("group list of " + std::to_string(count) + " groups does not fit");
+  }
+  for (std::uint32_t i = 0; r.ok() && i < count; ++i) m.groups.push_back(r.i32_list(kMaxRanks));
+  return finish(r, m, "groups");
+}
+
+Frame make_route_round(Rank src, Rank dst, const RouteRoundMsg& m) {
+  Writer w;
+  w.u32(m.round);
+  w.u8(m.final ? 1 : 0);
+  w.u32(static_cast<std::uint32_t>(m.entries.size()));
+  for (const auto& e : m.entries) {
+    w.i32(e.dest);
+    w.u16(e.dist);
+  }
+  return framed(FrameType::RouteRound, w.take(), src, dst);
+}
+
+Decoded<RouteRoundMsg> read_route_round(const Frame& f) {
+  if (auto e = expect(f, FrameType::RouteRound)) return *e;
+  Reader r(f.payload);
+  RouteRoundMsg m;
+  m.round = r.u32();
+  std::uint8_t final_flag = r.u8();
+  if (r.ok() && final_flag > 1) r.fail("final flag must be 0 or 1");
+  m.final = final_flag == 1;
+  std::uint32_t count = r.u32();
+  if (r.ok() && (count > kMaxRanks || count * std::size_t{6} > r.remaining())) {
+    r.fail("route round of " + std::to_string(count) + " entries does not fit");
+  }
+  if (r.ok()) m.entries.resize(count);
+  for (std::uint32_t i = 0; r.ok() && i < count; ++i) {
+    m.entries[i].dest = r.i32();
+    m.entries[i].dist = r.u16();
+    if (r.ok() && !valid_rank(m.entries[i].dest)) r.fail("route destination out of range");
+  }
+  return finish(r, m, "route_round");
+}
+
+Frame make_data(Rank src, Rank dst, std::uint32_t seq, const DataMsg& m, std::uint64_t filler) {
+  Writer w;
+  w.buffer().reserve(4 + m.body.size());
+  w.u32(m.tag);
+  Bytes payload = w.take();
+  payload.insert(payload.end(), m.body.begin(), m.body.end());
+  Frame f = framed(FrameType::Data, std::move(payload), src, dst);
+  f.seq = seq;
+  f.filler = filler;
+  return f;
+}
+
+Decoded<DataMsg> read_data(const Frame& f) {
+  if (auto e = expect(f, FrameType::Data)) return *e;
+  Reader r(f.payload);
+  DataMsg m;
+  m.tag = r.u32();
+  if (!r.ok()) return DecodeError{"data: " + r.error()};
+  if (!valid_rank(f.src) || !valid_rank(f.dst)) return DecodeError{"data: rank out of range"};
+  m.body.assign(f.payload.begin() + 4, f.payload.end());
+  return m;
+}
+
+Frame make_done(Rank rank) { return framed(FrameType::Done, {}, rank); }
+Frame make_shutdown() { return framed(FrameType::Shutdown, {}); }
+Frame make_goodbye() { return framed(FrameType::Goodbye, {}); }
+
+}  // namespace tsunagi::wire

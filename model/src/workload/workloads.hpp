@@ -1,0 +1,11 @@
+// Factories of the built-in workloads (make_workload in workload.hpp picks one by config).
+#pragma once
+
+#include "tsunagi/model/workload/workload.hpp"
+
+namespace tsunagi {
+
+std::unique_ptr<Workload> make_pingpong(const PingPongConfig& cfg);
+std::unique_ptr<Workload> make_intsort(const IntSortConfig& cfg);
+
+}  // namespace tsunagi

@@ -1,0 +1,32 @@
+// Writing a run's files: DIR/result.json and DIR/trace.jsonl.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "tsunagi/runner/recorder.hpp"
+
+namespace tsunagi::runner {
+
+inline constexpr const char* kResultFileName = "result.json";
+inline constexpr const char* kTraceFileName = "trace.jsonl";
+
+// A file or directory could not be created or written; the message names the path and why.
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Creates `dir` and its parents and checks that it is writable, so a long run does not end
+// with nowhere to put its results.
+void prepare_output_dir(const std::filesystem::path& dir);
+
+// Indented by 2 like dump(2), except that arrays holding no objects (rank lists) stay on one
+// line; ends with a newline.
+void write_result_file(const std::filesystem::path& file, const nlohmann::ordered_json& result);
+
+void write_trace_file(const std::filesystem::path& file, const Recorder& recorder);
+
+}  // namespace tsunagi::runner

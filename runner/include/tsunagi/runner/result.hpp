@@ -1,0 +1,67 @@
+// result.json: one run's figures, built from the scenario's facts, the recorder and the
+// backend's summary. docs/result-schema.md documents every key; tests/unit/test_runner_result.cpp
+// guards the schema.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tsunagi/model/types.hpp"
+#include "tsunagi/runner/recorder.hpp"
+
+namespace tsunagi::scenario {
+struct Scenario;
+}
+
+namespace tsunagi::runner {
+
+// Bumped whenever a key changes meaning or disappears (adding keys does not bump it).
+constexpr int kResultSchemaVersion = 1;
+
+// How the backend says the run ended; every backend fills one of these.
+struct BackendSummary {
+  TimeNs simulated_end = 0;   // backend clock when the last process stopped
+  bool all_exited_ok = false;
+  std::string failure;        // empty when the backend saw no failure
+};
+
+// What the runner knows about a run besides what the processes reported.
+struct RunFacts {
+  std::string scenario;       // scenario name
+  std::string scenario_path;
+  std::string backend;
+  std::uint64_t seed = 0;
+  int processes = 0;          // ranks r0 .. r<processes-1> are expected to report
+  std::string workload;       // to_string(WorkloadKind); "none" expects no workload report
+  Groups true_groups;         // ground truth, scored against the inferred groups
+  BackendSummary summary;
+  double wall_s = 0;          // wall-clock seconds the backend ran
+};
+
+struct RunResult {
+  nlohmann::ordered_json json;        // what goes into result.json
+  std::vector<std::string> problems;  // why the run failed; also json["problems"]
+  bool ok() const { return problems.empty(); }
+};
+
+RunResult build_result(const RunFacts& facts, const Recorder& recorder);
+
+// The facts of a scenario run: this is where ground truth (scenario::true_switch_groups) enters.
+RunFacts facts_from_scenario(const scenario::Scenario& scenario, std::string backend,
+                             BackendSummary summary, double wall_s);
+
+// Keys (dotted paths) that must be present and non-null in a successful run's result.json.
+const std::vector<std::string>& required_result_keys();
+
+// Each group sorted, groups ordered by their smallest rank: the form in which inferred and true
+// groups are compared.
+Groups canonical_groups(Groups groups);
+
+// The value at a dotted path ("inference.groups"), or nullptr when some part is absent.
+const nlohmann::ordered_json* find_dotted(const nlohmann::ordered_json& json,
+                                          const std::string& dotted);
+
+}  // namespace tsunagi::runner

@@ -1,0 +1,101 @@
+// result.json "inference": the rendezvous's inferred switch groups, scored against the
+// scenario's true groups. This is the only place where ground truth meets inference.
+#include <algorithm>
+
+#include "result_sections.hpp"
+
+namespace tsunagi::runner::detail {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+// The "groups" field of the inference report, or nullopt when it is not a list of rank lists.
+std::optional<Groups> parse_groups(const nlohmann::json& report) {
+  if (!report.is_object()) return std::nullopt;
+  auto it = report.find("groups");
+  if (it == report.end() || !it->is_array()) return std::nullopt;
+  Groups groups;
+  for (const nlohmann::json& group : *it) {
+    if (!group.is_array()) return std::nullopt;
+    std::vector<Rank> ranks;
+    for (const nlohmann::json& rank : group) {
+      if (!rank.is_number_integer()) return std::nullopt;
+      ranks.push_back(rank.get<Rank>());
+    }
+    groups.push_back(std::move(ranks));
+  }
+  return canonical_groups(std::move(groups));
+}
+
+// Probes the ranks say they issued; a cross-check of the rendezvous's own count.
+std::optional<std::uint64_t> node_probe_sum(const ReportIndex& reports) {
+  if (!node_field_gap(reports, "rtt_probes").empty()) return std::nullopt;
+  std::uint64_t sum = 0;
+  for (const nlohmann::json* node : reports.nodes) sum += *get_count(*node, "rtt_probes");
+  return sum;
+}
+
+// Fields of the report beyond the contract (an inferred tree, timings) are kept as they are.
+void copy_extra_fields(const nlohmann::json& report, ordered_json& section) {
+  if (!report.is_object()) return;
+  for (auto it = report.begin(); it != report.end(); ++it) {
+    if (!section.contains(it.key())) section[it.key()] = it.value();
+  }
+}
+
+}  // namespace
+
+ordered_json inference_section(const ReportIndex& reports, const RunFacts& facts,
+                               NullReasons& nulls) {
+  const Groups truth = canonical_groups(facts.true_groups);
+  std::optional<Groups> inferred;
+  std::optional<std::uint64_t> probes;
+  std::string why = "the rendezvous never sent its 'inference' report";
+  std::string probes_why = why;
+  if (reports.inference != nullptr) {
+    inferred = parse_groups(*reports.inference);
+    why = "the 'inference' report has no 'groups' list of rank lists";
+    probes = get_count(*reports.inference, "rtt_probes");
+    probes_why = "the 'inference' report has no non-negative integer 'rtt_probes'";
+  }
+
+  ordered_json section = ordered_json::object();
+  if (inferred) {
+    section["groups"] = *inferred;
+    section["groups_count"] = inferred->size();
+    section["groups_correct"] = (*inferred == truth);
+  } else {
+    for (const char* key : {"groups", "groups_count", "groups_correct"}) {
+      section[key] = nullptr;
+      nulls[std::string("inference.") + key] = why;
+    }
+  }
+  section["true_groups"] = truth;
+  section["true_groups_count"] = truth.size();
+  if (probes) {
+    section["rtt_probes"] = *probes;
+  } else {
+    section["rtt_probes"] = nullptr;
+    nulls["inference.rtt_probes"] = probes_why;
+  }
+  auto by_nodes = node_probe_sum(reports);
+  section["rtt_probes_by_nodes"] = by_nodes ? ordered_json(*by_nodes) : ordered_json(nullptr);
+  if (reports.inference != nullptr) copy_extra_fields(*reports.inference, section);
+  return section;
+}
+
+}  // namespace tsunagi::runner::detail
+
+namespace tsunagi::runner {
+
+Groups canonical_groups(Groups groups) {
+  for (auto& group : groups) std::sort(group.begin(), group.end());
+  // Empty groups carry no information and have no smallest rank to order by.
+  std::erase_if(groups, [](const std::vector<Rank>& group) { return group.empty(); });
+  // Lexicographic order = by smallest rank, and still total if a bad report repeats a rank.
+  std::sort(groups.begin(), groups.end());
+  return groups;
+}
+
+}  // namespace tsunagi::runner

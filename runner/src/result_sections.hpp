@@ -1,0 +1,47 @@
+// Private to the result builder: the sections of result.json that come from the processes'
+// ReportCmds (see the contract in docs/result-schema.md).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tsunagi/runner/result.hpp"
+
+namespace tsunagi::runner::detail {
+
+// Dotted key -> why it is null. Several keys usually share one cause, so problems are later
+// grouped by cause rather than listed key by key.
+using NullReasons = std::map<std::string, std::string>;
+
+// The last report of each kind the result needs. Pointers into the recorder.
+struct ReportIndex {
+  std::vector<const nlohmann::json*> nodes;  // by rank; nullptr = that rank never reported
+  std::vector<std::string> missing_nodes;    // labels of the ranks that never reported
+  const nlohmann::json* inference = nullptr;
+  std::string inference_from;
+  const nlohmann::json* workload = nullptr;
+  std::string workload_from;
+};
+
+ReportIndex index_reports(const Recorder& recorder, int processes);
+
+nlohmann::ordered_json inference_section(const ReportIndex& reports, const RunFacts& facts,
+                                         NullReasons& nulls);
+nlohmann::ordered_json connections_section(const ReportIndex& reports, NullReasons& nulls);
+nlohmann::ordered_json messages_section(const ReportIndex& reports, NullReasons& nulls);
+nlohmann::ordered_json workload_section(const ReportIndex& reports, const RunFacts& facts,
+                                        NullReasons& nulls);
+
+// A non-negative integer field of a report, or nullopt when absent or of another type.
+std::optional<std::uint64_t> get_count(const nlohmann::json& report, const char* field);
+
+// A description of the node reports that are missing or lack `field`; empty when all nodes
+// reported it as a non-negative integer.
+std::string node_field_gap(const ReportIndex& reports, const char* field);
+
+}  // namespace tsunagi::runner::detail

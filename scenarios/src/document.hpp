@@ -1,0 +1,21 @@
+// Whole-document steps that run before any value is read: applying --set overrides, then
+// checking that every key is one the format knows, in a place where it belongs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+namespace tsunagi::scenario {
+
+// Parses TOML text; syntax errors become ScenarioErrors at the parser's position.
+toml::table parse_document(const std::string& text, const std::string& file);
+
+// Applies "dotted.key=value" overrides in order (see loader.hpp for the syntax).
+void apply_overrides(toml::table& document, const std::vector<std::string>& overrides);
+
+// Throws for the first (in file order) unknown key or table/value mix-up.
+void check_shape(const toml::table& document, const std::string& file);
+
+}  // namespace tsunagi::scenario

@@ -1,0 +1,130 @@
+// [protocol], [protocol.inference] and [workload]: the ProtocolConfig the core runs with.
+// Defaults are ProtocolConfig's own (model/include/tsunagi/model/config.hpp).
+#include <limits>
+
+#include "readers.hpp"
+
+namespace tsunagi::scenario {
+namespace {
+
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+constexpr double kHuge = std::numeric_limits<double>::max();
+
+PlanKind read_plan(const Section& s, PlanKind fallback) {
+  std::string text = s.string("plan", to_string(fallback));
+  PlanKind plan = fallback;
+  if (!parse_plan_kind(text, plan)) {
+    s.fail("plan", "unknown plan \"" + text +
+                       "\" — use \"all\" (every pair), \"random\" "
+                       "(random_k peers) or \"topology\" (paper 000 §3.1)");
+  }
+  return plan;
+}
+
+WorkloadKind read_kind(const Section& s, WorkloadKind fallback) {
+  std::string text = s.string("kind", to_string(fallback));
+  WorkloadKind kind = fallback;
+  if (!parse_workload_kind(text, kind)) {
+    s.fail("kind", "unknown workload kind \"" + text +
+                       "\" — use \"none\", \"pingpong\" or "
+                       "\"intsort\"");
+  }
+  return kind;
+}
+
+void read_overlay(const Section& s, ProtocolConfig& out) {
+  OverlayConfig& o = out.overlay;
+  o.plan = read_plan(s, o.plan);
+  o.random_k = s.count("random_k", o.random_k, 1);
+  o.shortcut_capacity = s.count("shortcut_capacity", o.shortcut_capacity);
+  o.connect_timeout = s.duration("connect_timeout", o.connect_timeout);
+  if (o.connect_timeout <= 0)
+    s.fail("connect_timeout", "connect_timeout must be above 0 — e.g. \"3s\"");
+  o.trace_full_routes = s.boolean("trace_full_routes", o.trace_full_routes);
+  out.registration_timeout = s.duration("registration_timeout", out.registration_timeout);
+  if (out.registration_timeout <= 0) {
+    s.fail("registration_timeout", "registration_timeout must be above 0 — e.g. \"60s\"");
+  }
+}
+
+InferenceConfig read_inference(const Section& s, InferenceConfig in) {
+  in.rtt_samples = s.count("rtt_samples", in.rtt_samples, 1);
+  in.rtt_parallel = s.count("rtt_parallel", in.rtt_parallel, 1);
+  in.min_jump_ratio = s.number("min_jump_ratio", in.min_jump_ratio, 0, kHuge);
+  in.colocated_ratio = s.number("colocated_ratio", in.colocated_ratio, 0, 1);
+  return in;
+}
+
+PingPongConfig read_pingpong(const Section& s, PingPongConfig p) {
+  p.message_bytes = static_cast<std::uint64_t>(
+      s.integer("message_bytes", static_cast<std::int64_t>(p.message_bytes), 0, kInt64Max));
+  p.rounds = s.count("rounds", p.rounds, 1);
+  p.ping = s.count("ping", p.ping, 0);
+  p.pong = s.count("pong", p.pong, -1);
+  return p;
+}
+
+IntSortConfig read_intsort(const Section& s, IntSortConfig c) {
+  c.total_keys = static_cast<std::uint64_t>(
+      s.integer("total_keys", static_cast<std::int64_t>(c.total_keys), 1, kInt64Max));
+  c.max_key = static_cast<std::uint32_t>(
+      s.integer("max_key", c.max_key, 1, std::numeric_limits<std::uint32_t>::max()));
+  c.iterations = s.count("iterations", c.iterations, 1);
+  c.compute_ns_per_key = s.integer("compute_ns_per_key", c.compute_ns_per_key, 0, kInt64Max);
+  return c;
+}
+
+}  // namespace
+
+ProtocolConfig read_protocol(const Section& root) {
+  ProtocolConfig out;
+  if (auto protocol = root.sub("protocol")) {
+    read_overlay(*protocol, out);
+    if (auto inference = protocol->sub("inference")) {
+      out.inference = read_inference(*inference, out.inference);
+    }
+  }
+  if (auto workload = root.sub("workload")) {
+    out.workload.kind = read_kind(*workload, out.workload.kind);
+    if (auto pingpong = workload->sub("pingpong")) {
+      out.workload.pingpong = read_pingpong(*pingpong, out.workload.pingpong);
+    }
+    if (auto intsort = workload->sub("intsort")) {
+      out.workload.intsort = read_intsort(*intsort, out.workload.intsort);
+    }
+  }
+  return out;
+}
+
+void check_workload(const Section& root, const ProtocolConfig& protocol, int processes) {
+  if (protocol.workload.kind != WorkloadKind::PingPong) return;
+  const PingPongConfig& p = protocol.workload.pingpong;
+  auto workload = root.sub("workload");
+  auto table = workload ? workload->sub("pingpong") : std::nullopt;
+  // Point at the offending key when the file (or an override) set it; else at the nearest table.
+  auto fail = [&](std::string_view key, const std::string& message) {
+    if (table && table->has(key)) table->fail(key, message);
+    if (workload) workload->fail("kind", message);
+    root.fail_here(message);
+  };
+  if (processes < 2) {
+    fail("", "a ping-pong needs 2 processes, the scenario has " + std::to_string(processes) +
+                 " — add hosts or set workload.kind = \"none\"");
+  }
+  std::string ranks = " processes (ranks 0 to " + std::to_string(processes - 1) + ")";
+  if (p.ping >= processes) {
+    fail("ping", "ping = " + std::to_string(p.ping) + " but there are " +
+                     std::to_string(processes) + ranks);
+  }
+  if (p.pong >= processes) {
+    fail("pong", "pong = " + std::to_string(p.pong) + " but there are " +
+                     std::to_string(processes) + ranks + " — -1 means the last rank");
+  }
+  Rank pong = p.pong < 0 ? processes - 1 : p.pong;
+  if (pong == p.ping) {
+    fail("pong", "ping and pong are both rank " + std::to_string(pong) +
+                     " — a ping-pong needs two different ranks");
+  }
+}
+
+}  // namespace tsunagi::scenario

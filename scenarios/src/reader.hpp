@@ -1,0 +1,67 @@
+// Typed, checked reads from one TOML table of a scenario. Every failure throws a ScenarioError
+// that points at the offending value (or its table) and says how to fix it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <toml++/toml.h>
+
+#include "tsunagi/model/types.hpp"
+#include "tsunagi/scenarios/loader.hpp"
+
+namespace tsunagi::scenario {
+
+// Source path given to values parsed from a --set override; errors about them name the
+// override instead of a file position.
+inline constexpr std::string_view kOverridePrefix = "--set ";
+
+// Throws a ScenarioError located at `where`; `file` is used when the region has no path
+// (nodes created by overrides).
+[[noreturn]] void fail_at(const toml::source_region& where, const std::string& file,
+                          const std::string& message);
+
+// "a string (\"4\")", "an integer", "a table" — for "must be X, not Y" messages.
+std::string describe(const toml::node& node);
+
+class Section {
+ public:
+  // `path` is the dotted name used in messages ("network.switch[2]"; empty for the top level).
+  Section(const toml::table& table, std::string path, std::string file);
+
+  const toml::table& table() const { return *table_; }
+  const std::string& path() const { return path_; }
+  const std::string& file() const { return file_; }
+  bool has(std::string_view key) const { return table_->contains(key); }
+  // Line of the table's header (or first key) for "listed at line N" hints; 0 if unknown.
+  int line() const { return static_cast<int>(table_->source().begin.line); }
+  std::string path_of(std::string_view key) const;
+
+  [[noreturn]] void fail(std::string_view key, const std::string& message) const;
+  [[noreturn]] void fail_here(const std::string& message) const;
+
+  std::int64_t integer(std::string_view key, std::int64_t fallback, std::int64_t min,
+                       std::int64_t max) const;
+  int count(std::string_view key, int fallback, int min = 0) const;
+  double number(std::string_view key, double fallback, double min, double max) const;
+  bool boolean(std::string_view key, bool fallback) const;
+  std::string string(std::string_view key, const std::string& fallback) const;
+  double bandwidth(std::string_view key, double fallback) const;
+  TimeNs duration(std::string_view key, TimeNs fallback) const;
+
+  // The sub-table at `key`, or nullopt when absent. The schema check has already made sure
+  // tables are tables.
+  std::optional<Section> sub(std::string_view key) const;
+
+ private:
+  [[noreturn]] void wrong_type(std::string_view key, const toml::node& node,
+                               const std::string& expected, const std::string& example) const;
+
+  const toml::table* table_;
+  std::string path_;
+  std::string file_;
+};
+
+}  // namespace tsunagi::scenario

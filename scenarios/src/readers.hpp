@@ -1,0 +1,23 @@
+// Readers for each part of a scenario file, run after overrides and the shape check.
+#pragma once
+
+#include "reader.hpp"
+#include "tsunagi/scenarios/scenario.hpp"
+
+namespace tsunagi::scenario {
+
+// Sizes past which a scenario is almost certainly a typo (and would exhaust memory).
+inline constexpr std::int64_t kMaxSwitches = 1'000'000;
+inline constexpr std::int64_t kMaxHosts = 10'000'000;
+inline constexpr std::int64_t kMaxProcesses = 100'000'000;
+
+// [network]: loopback link and either [[network.switch]] or [network.tree].
+Network read_network(const Section& root);
+
+// [protocol], [protocol.inference] and [workload]; processes and seed are filled in later.
+ProtocolConfig read_protocol(const Section& root);
+
+// Checks that need the process count (ping-pong ranks must exist).
+void check_workload(const Section& root, const ProtocolConfig& protocol, int processes);
+
+}  // namespace tsunagi::scenario

@@ -1,0 +1,141 @@
+// Every table and key a scenario file may contain. Keep in step with docs/scenario-format.md
+// and with the readers in loader.cpp / load_network.cpp.
+#include "schema.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace tsunagi::scenario {
+namespace {
+
+using K = KeyKind;
+
+// One object so that tables can point at tables defined above them, and so that it is built
+// on first use (no static initialisation order to worry about).
+struct Schemas {
+  TableSchema pingpong{"[workload.pingpong]", {{"message_bytes"}, {"rounds"}, {"ping"}, {"pong"}}};
+  TableSchema intsort{"[workload.intsort]",
+                      {{"total_keys"}, {"max_key"}, {"iterations"}, {"compute_ns_per_key"}}};
+  TableSchema workload{
+      "[workload]", {{"kind"}, {"pingpong", K::Table, &pingpong}, {"intsort", K::Table, &intsort}}};
+  TableSchema inference{
+      "[protocol.inference]",
+      {{"rtt_samples"}, {"rtt_parallel"}, {"min_jump_ratio"}, {"colocated_ratio"}}};
+  TableSchema protocol{"[protocol]",
+                       {{"plan"},
+                        {"random_k"},
+                        {"shortcut_capacity"},
+                        {"connect_timeout"},
+                        {"trace_full_routes"},
+                        {"registration_timeout"},
+                        {"inference", K::Table, &inference}}};
+  TableSchema placement{"[placement]", {{"procs_per_host"}, {"processes"}}};
+  TableSchema simgrid{"[simgrid]", {{"network_model"}, {"host_speed"}}};
+  TableSchema level{"network.tree.levels[]",
+                    {{"fanout"}, {"uplink_bandwidth"}, {"uplink_latency"}}};
+  TableSchema tree{"[network.tree]",
+                   {{"levels", K::TableArray, &level},
+                    {"hosts_per_leaf"},
+                    {"host_bandwidth"},
+                    {"host_latency"}}};
+  TableSchema sw{"[[network.switch]]",
+                 {{"name"},
+                  {"parent"},
+                  {"hosts"},
+                  {"host_bandwidth"},
+                  {"host_latency"},
+                  {"uplink_bandwidth"},
+                  {"uplink_latency"}}};
+  TableSchema network{"[network]",
+                      {{"loopback_bandwidth"},
+                       {"loopback_latency"},
+                       {"switch", K::TableArray, &sw},
+                       {"tree", K::Table, &tree}}};
+  TableSchema root{"the top level",
+                   {{"name"},
+                    {"description"},
+                    {"seed"},
+                    {"network", K::Table, &network},
+                    {"placement", K::Table, &placement},
+                    {"protocol", K::Table, &protocol},
+                    {"workload", K::Table, &workload},
+                    {"simgrid", K::Table, &simgrid}}};
+};
+
+const Schemas& schemas() {
+  static const Schemas all;
+  return all;
+}
+
+// The table (other than `skip`) that holds `key`, for "it belongs in [protocol]" hints.
+const TableSchema* home_of(const TableSchema& from, std::string_view key, const TableSchema& skip) {
+  if (&from != &skip && find_key(from, key)) return &from;
+  for (const KeySchema& k : from.keys) {
+    if (!k.table) continue;
+    if (const TableSchema* found = home_of(*k.table, key, skip)) return found;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const TableSchema& root_schema() {
+  return schemas().root;
+}
+
+const KeySchema* find_key(const TableSchema& table, std::string_view key) {
+  auto it = std::find_if(table.keys.begin(), table.keys.end(),
+                         [&](const KeySchema& k) { return k.name == key; });
+  return it == table.keys.end() ? nullptr : &*it;
+}
+
+std::string key_list(const TableSchema& table) {
+  std::string out;
+  for (const KeySchema& k : table.keys) {
+    if (!out.empty()) out += ", ";
+    out += k.name;
+  }
+  return out;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::optional<std::string_view> closest_key(const TableSchema& table, std::string_view key) {
+  const KeySchema* best = nullptr;
+  std::size_t best_distance = 0;
+  for (const KeySchema& k : table.keys) {
+    std::size_t d = edit_distance(key, k.name);
+    if (!best || d < best_distance) best = &k, best_distance = d;
+  }
+  // A third of the length catches typos ("hots", "shortcut_capacty") but not unrelated words.
+  std::size_t tolerance = std::max<std::size_t>(2, key.size() / 3);
+  if (!best || best_distance > tolerance) return std::nullopt;
+  return best->name;
+}
+
+std::string unknown_key_message(const TableSchema& table, std::string_view key) {
+  std::string msg = "unknown key '" + std::string(key) + "' in " + std::string(table.title);
+  if (auto near = closest_key(table, key)) {
+    return msg + " — did you mean '" + std::string(*near) + "'?";
+  }
+  if (const TableSchema* home = home_of(root_schema(), key, table)) {
+    return msg + " — it belongs in " + std::string(home->title) + "; move it there";
+  }
+  return msg + " — valid keys there: " + key_list(table);
+}
+
+}  // namespace tsunagi::scenario

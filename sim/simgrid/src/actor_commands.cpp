@@ -1,0 +1,72 @@
+// Performing the core's commands, in the order it issued them.
+#include <type_traits>
+#include <variant>
+#include <utility>
+#include <vector>
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Exec.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include "process_actor.hpp"
+#include "time_units.hpp"
+
+namespace tsunagi::sim::simgrid {
+
+void ProcessActor::perform_commands() {
+  std::vector<Command> commands = core_->drain_commands();
+  for (Command& command : commands) {
+    perform(command);
+    if (zombie_) return;  // nothing after ExitCmd happens
+  }
+}
+
+void ProcessActor::perform(Command& command) {
+  std::visit(
+      [this](auto& cmd) {
+        using T = std::decay_t<decltype(cmd)>;
+        if constexpr (std::is_same_v<T, ConnectCmd>) {
+          connect(cmd);
+        } else if constexpr (std::is_same_v<T, SendCmd>) {
+          send(cmd);
+        } else if constexpr (std::is_same_v<T, CloseCmd>) {
+          close(cmd.conn);
+        } else if constexpr (std::is_same_v<T, ArmTimerCmd>) {
+          arm(TimerKind::Core, cmd.timer, cmd.at);
+        } else if constexpr (std::is_same_v<T, ProbeRttCmd>) {
+          probe(cmd);
+        } else if constexpr (std::is_same_v<T, ComputeCmd>) {
+          compute(cmd);
+        } else if constexpr (std::is_same_v<T, TraceCmd>) {
+          world_.observer().on_trace(self_.label, now(), cmd);
+        } else if constexpr (std::is_same_v<T, ReportCmd>) {
+          world_.observer().on_report(self_.label, now(), cmd);
+        } else if constexpr (std::is_same_v<T, ExitCmd>) {
+          stop(cmd);
+        } else {
+          static_assert(sizeof(T) == 0, "a command is not performed");
+        }
+      },
+      command);
+}
+
+// Timers are never cancelled: the core ignores the ones it no longer wants.
+void ProcessActor::arm(TimerKind kind, std::uint64_t id, TimeNs at, std::uint64_t attempt) {
+  timers_.push(Timer{at, timer_seq_++, kind, id, attempt});
+}
+
+// A computation is an execution of duration * speed flops on this process's host, so it takes
+// `duration` on a core of its own and longer when more computations than cores run there.
+// The actor keeps answering pings and receiving frames meanwhile.
+void ProcessActor::compute(const ComputeCmd& cmd) {
+  if (cmd.duration <= 0) {
+    ready_.push_back(ComputeDoneInput{cmd.task});
+    return;
+  }
+  const double flops = to_seconds(cmd.duration) * self_.host->get_speed();
+  watch(::simgrid::s4u::this_actor::exec_async(flops),
+        Watch{WatchKind::Exec, MessageKind::Stream, -1, 0, cmd.task});
+  ++execs_running_;
+}
+
+}  // namespace tsunagi::sim::simgrid

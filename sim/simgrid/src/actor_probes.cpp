@@ -1,0 +1,78 @@
+// RTT probes: K sequential ping/pong exchanges with the target's inbox, minimum kept.
+//
+// The target's adapter echoes a ping by itself, without waking its core (like a kernel answering
+// ICMP or a UDP echo), so a busy or computing process answers as fast as an idle one. The RTT
+// is measured from putting the ping to receiving the pong: both transfers, with whatever else
+// shares their links at the time.
+#include <algorithm>
+#include <limits>
+
+#include "process_actor.hpp"
+
+namespace tsunagi::sim::simgrid {
+
+void ProcessActor::probe(const ProbeRttCmd& cmd) {
+  world_.count_probe();
+  const int target = world_.find(cmd.to);
+  if (target < 0 || world_.process(target).exited || probes_.count(cmd.probe) != 0) {
+    ready_.push_back(RttMeasuredInput{cmd.probe, 0, false});
+    return;
+  }
+  Probe& probe = probes_[cmd.probe];
+  probe.target = target;
+  probe.bytes = cmd.bytes;
+  probe.samples = static_cast<std::uint32_t>(std::max(1, cmd.samples));
+  probe.best = std::numeric_limits<TimeNs>::max();
+  send_ping(cmd.probe, probe);
+}
+
+void ProcessActor::send_ping(std::uint64_t id, Probe& probe) {
+  Message* ping = world_.pool().take();
+  ping->kind = MessageKind::Ping;
+  ping->token = id;
+  ping->sample = probe.done;
+  ping->echo_bytes = probe.bytes;
+  probe.sent_at = now();
+  put(probe.target, ping, probe.bytes,
+      Watch{WatchKind::Put, MessageKind::Ping, probe.target, 0, id, probe.done});
+}
+
+// The ping reached the target's host; a target that has exited will never answer.
+void ProcessActor::on_ping_put_done(const Watch& what) {
+  if (!world_.process(what.target).exited) return;
+  auto it = probes_.find(what.token);
+  if (it == probes_.end() || it->second.target != what.target || it->second.done != what.sample)
+    return;
+  finish_probe(what.token, false);
+}
+
+void ProcessActor::on_ping(const Message& message) {
+  Message* pong = world_.pool().take();
+  pong->kind = MessageKind::Pong;
+  pong->token = message.token;
+  pong->sample = message.sample;
+  put(message.from, pong, message.echo_bytes,
+      Watch{WatchKind::Put, MessageKind::Pong, message.from});
+}
+
+void ProcessActor::on_pong(const Message& message) {
+  auto it = probes_.find(message.token);
+  if (it == probes_.end()) return;
+  Probe& probe = it->second;
+  // A pong of an earlier probe with the same id, or of a sample already given up on.
+  if (probe.target != message.from || probe.done != message.sample) return;
+  probe.best = std::min(probe.best, now() - probe.sent_at);
+  if (++probe.done < probe.samples)
+    send_ping(message.token, probe);
+  else
+    finish_probe(message.token, true);
+}
+
+void ProcessActor::finish_probe(std::uint64_t id, bool ok) {
+  auto it = probes_.find(id);
+  const TimeNs rtt = ok ? it->second.best : 0;
+  probes_.erase(it);
+  deliver(RttMeasuredInput{id, rtt, ok});
+}
+
+}  // namespace tsunagi::sim::simgrid

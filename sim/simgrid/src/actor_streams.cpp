@@ -1,0 +1,205 @@
+// Connections: handshake, ordered streams, close. Modelled on TCP at the level the core sees.
+//
+// connect:  SYN (64 B) to the target's inbox; the target's adapter accepts on its own (like a
+//           kernel with a listening socket), tells its core AcceptedInput and answers SYN-ACK as
+//           the first segment of its stream; the connector's core gets ConnectedInput on it.
+//           Unknown endpoint or exited target: Refused. No SYN-ACK within connect_timeout:
+//           TimedOut (a late SYN-ACK is answered with a reset so the acceptor learns).
+// streams:  each direction keeps one message in flight, so frames arrive in order and a
+//           connection's bandwidth share is that of one flow. Frames queued meanwhile leave
+//           together in the next message (as TCP fills a segment from its send buffer) and are
+//           delivered one by one, in order, when it arrives.
+// close:    queued frames go first, the FIN rides on the last message (64 B alone); the peer's
+//           core gets ClosedInput. Writing to a process that has exited ends the connection like
+//           a reset.
+#include <vector>
+
+#include "process_actor.hpp"
+
+namespace tsunagi::sim::simgrid {
+
+void ProcessActor::connect(const ConnectCmd& cmd) {
+  const int target = world_.find(cmd.to);
+  if (target < 0 || world_.process(target).exited || conns_.count(cmd.conn) != 0) {
+    ready_.push_back(ConnectFailedInput{cmd.conn, ConnectFailure::Refused});
+    return;
+  }
+  Conn& conn = conns_[cmd.conn];
+  conn.state = ConnState::Connecting;
+  conn.peer = target;
+  conn.attempt = ++connect_attempts_;
+  Message* syn = world_.pool().take();
+  syn->kind = MessageKind::Syn;
+  syn->conn = cmd.conn;
+  put(target, syn, kControlBytes, Watch{WatchKind::Put, MessageKind::Syn, target, cmd.conn});
+  arm(TimerKind::ConnectTimeout, cmd.conn, now() + world_.connect_timeout(), conn.attempt);
+}
+
+// The SYN reached the target's host. A target that has exited answers with a reset, which we
+// take as arriving now (its way back is not modelled).
+void ProcessActor::on_syn_put_done(const Watch& what) {
+  if (!world_.process(what.target).exited) return;
+  auto it = conns_.find(what.conn);
+  if (it == conns_.end() || it->second.peer != what.target) return;
+  const bool tell_core = it->second.state == ConnState::Connecting;
+  conns_.erase(it);
+  if (tell_core) deliver(ConnectFailedInput{what.conn, ConnectFailure::Refused});
+}
+
+void ProcessActor::on_connect_timeout(ConnId id, std::uint64_t attempt) {
+  auto it = conns_.find(id);
+  if (it == conns_.end() || it->second.attempt != attempt) return;
+  if (it->second.state != ConnState::Connecting) return;
+  it->second.state = ConnState::Abandoned;
+  it->second.queue.clear();
+  deliver(ConnectFailedInput{id, ConnectFailure::TimedOut});
+}
+
+void ProcessActor::on_syn(const Message& message) {
+  const ConnId id = kAcceptedConnBit | ++next_accepted_;
+  Conn& conn = conns_[id];
+  conn.state = ConnState::Open;
+  conn.peer = message.from;
+  conn.peer_conn = message.conn;
+  conn.syn_ack_due = true;
+  pump(id, conn);
+  deliver(AcceptedInput{id});
+}
+
+void ProcessActor::on_syn_ack(const Message& message) {
+  auto it = conns_.find(message.conn);
+  if (it == conns_.end() || it->second.peer != message.from ||
+      it->second.state != ConnState::Connecting) {
+    // We gave up on this connection (time-out or close): tell the acceptor it is gone.
+    if (it != conns_.end() && it->second.state == ConnState::Abandoned) conns_.erase(it);
+    send_reset(message.from, message.peer_conn);
+    return;
+  }
+  it->second.state = ConnState::Open;
+  it->second.peer_conn = message.peer_conn;
+  deliver(ConnectedInput{message.conn});
+  // The core may have closed it already, or sent frames while connecting.
+  it = conns_.find(message.conn);
+  if (it != conns_.end()) pump(it->first, it->second);
+}
+
+void ProcessActor::on_stream(Message& message) {
+  const ConnId id = message.conn;
+  for (Frame& frame : message.frames) {
+    auto it = conns_.find(id);
+    if (it == conns_.end() || it->second.peer != message.from ||
+        it->second.state != ConnState::Open)
+      return;  // we closed it: what is still on its way is dropped, as by a closed socket
+    deliver(ReceivedInput{id, std::move(frame.bytes), frame.filler});
+  }
+  if (message.fin) {
+    auto it = conns_.find(id);
+    if (it != conns_.end() && it->second.peer == message.from) on_peer_closed(id);
+  }
+}
+
+void ProcessActor::on_reset(const Message& message) {
+  auto it = conns_.find(message.conn);
+  if (it != conns_.end() && it->second.peer == message.from) on_peer_closed(message.conn);
+}
+
+// FIN or reset from the peer: its core will send nothing more and read nothing more.
+void ProcessActor::on_peer_closed(ConnId id) {
+  auto it = conns_.find(id);
+  Conn& conn = it->second;
+  if (conn.state == ConnState::Connecting || conn.state == ConnState::Abandoned) return;
+  const bool tell_core = conn.state == ConnState::Open;
+  conn.peer_gone = true;
+  conn.queue.clear();
+  if (!conn.sending) conns_.erase(it);
+  if (tell_core) deliver(ClosedInput{id});
+}
+
+void ProcessActor::send(SendCmd& cmd) {
+  auto it = conns_.find(cmd.conn);
+  if (it == conns_.end() || it->second.peer_gone) return;
+  Conn& conn = it->second;
+  if (conn.state != ConnState::Open && conn.state != ConnState::Connecting) return;
+  conn.queue.push_back(Frame{std::move(cmd.bytes), cmd.filler});
+  pump(cmd.conn, conn);
+}
+
+void ProcessActor::close(ConnId id) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  Conn& conn = it->second;
+  if (conn.state == ConnState::Connecting) {
+    conn.state = ConnState::Abandoned;  // kept until the SYN-ACK or the time-out
+    conn.queue.clear();
+  } else if (conn.state == ConnState::Open) {
+    conn.state = ConnState::Closing;
+    if (conn.peer_gone) {
+      if (!conn.sending) conns_.erase(it);
+      return;
+    }
+    conn.fin_due = true;
+    pump(id, conn);
+  }
+}
+
+void ProcessActor::close_all() {
+  std::vector<ConnId> ids;
+  ids.reserve(conns_.size());
+  for (const auto& entry : conns_) ids.push_back(entry.first);
+  for (ConnId id : ids) close(id);
+}
+
+// Sends what the connection has waiting, if nothing of it is in flight.
+void ProcessActor::pump(ConnId id, Conn& conn) {
+  if (conn.sending || conn.peer_gone) return;
+  if (conn.state != ConnState::Open && conn.state != ConnState::Closing) return;
+  if (!conn.syn_ack_due && conn.queue.empty() && !conn.fin_due) return;
+  Message* message = world_.pool().take();
+  message->conn = conn.peer_conn;
+  message->peer_conn = id;
+  std::uint64_t size = kControlBytes;
+  if (conn.syn_ack_due) {
+    conn.syn_ack_due = false;
+    message->kind = MessageKind::SynAck;
+  } else {
+    message->kind = MessageKind::Stream;
+    if (!conn.queue.empty()) {
+      size = 0;  // a FIN riding on frames costs nothing extra
+      for (const Frame& frame : conn.queue) size += frame.bytes.size() + frame.filler;
+    }
+    message->frames.swap(conn.queue);  // the pooled vector's capacity moves to the queue
+    message->fin = conn.fin_due;
+    conn.fin_sent = conn.fin_due;
+    conn.fin_due = false;
+  }
+  conn.sending = true;
+  put(conn.peer, message, size, Watch{WatchKind::Put, message->kind, conn.peer, id});
+}
+
+void ProcessActor::on_stream_put_done(const Watch& what) {
+  auto it = conns_.find(what.conn);
+  if (it == conns_.end() || it->second.peer != what.target) return;
+  Conn& conn = it->second;
+  conn.sending = false;
+  if (world_.process(conn.peer).exited) {
+    // Written to a process that has exited: the connection is reset.
+    const bool tell_core = conn.state == ConnState::Open && !conn.peer_gone;
+    conns_.erase(it);
+    if (tell_core) deliver(ClosedInput{what.conn});
+    return;
+  }
+  if (conn.fin_sent || conn.peer_gone) {
+    conns_.erase(it);
+    return;
+  }
+  pump(what.conn, conn);
+}
+
+void ProcessActor::send_reset(int target, ConnId peer_conn) {
+  Message* reset = world_.pool().take();
+  reset->kind = MessageKind::Reset;
+  reset->conn = peer_conn;
+  put(target, reset, kControlBytes, Watch{WatchKind::Put, MessageKind::Reset, target});
+}
+
+}  // namespace tsunagi::sim::simgrid

@@ -1,0 +1,80 @@
+// Engine creation and model configuration (docs/simgrid.md, "Network model").
+#include "engine_setup.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include <simgrid/s4u/Engine.hpp>
+#include <xbt/log.h>
+
+#include "time_units.hpp"
+
+namespace tsunagi::sim::simgrid {
+namespace {
+
+// Flow-level models that route over the platform's links. SimGrid's "ns-3" model only handles
+// one-link routes (shared/notes/dependencies.md), so it is not offered.
+constexpr std::array<const char*, 5> kNetworkModels = {"CM02", "LV08", "SMPI", "IB", "Constant"};
+
+// Above this many actors, smaller stacks keep the memory and the kernel's map count in check
+// (100k actors with 8 MiB stacks do not fit; shared/notes/dependencies.md).
+constexpr int kManyActors = 20000;
+
+void check_network_model(const std::string& model) {
+  if (std::find(kNetworkModels.begin(), kNetworkModels.end(), model) != kNetworkModels.end())
+    return;
+  std::string known;
+  for (const char* name : kNetworkModels) known += (known.empty() ? "" : ", ") + std::string(name);
+  throw std::invalid_argument("simgrid.network_model '" + model + "' is not one of: " + known);
+}
+
+}  // namespace
+
+std::unique_ptr<sg4::Engine> make_engine() {
+  static int argc = 1;
+  static char program[] = "tsunagi";
+  static char* argv[] = {program, nullptr};
+  auto engine = std::make_unique<sg4::Engine>(&argc, argv);
+  // SimGrid logs every configuration change at INFO; keep stderr for the run's own progress.
+  xbt_log_control_set("root.thres:warning");
+  return engine;
+}
+
+void configure_engine(const scenario::Scenario& scenario) {
+  const std::string& model = scenario.simgrid.network_model;
+  check_network_model(model);
+  sg4::Engine::set_config("network/model:" + model);
+  if (model == "CM02") {
+    // CM02's own defaults, stated so the run does not depend on them: raw latencies and
+    // bandwidths, and no RTT-unfairness in bandwidth sharing.
+    sg4::Engine::set_config("network/latency-factor", 1.0);
+    sg4::Engine::set_config("network/bandwidth-factor", 1.0);
+    sg4::Engine::set_config("network/weight-S", 0.0);
+  }
+  // A flow never goes faster than window / (2 * route latency): SimGrid's default 4 MiB window
+  // only bites on long-latency routes, as TCP's would.
+  sg4::Engine::set_config("network/TCP-gamma", 4194304.0);
+  // Each flow also loads its reverse route by 5% (the ACK stream).
+  sg4::Engine::set_config("network/crosstraffic", true);
+  // The star zones use explicit per-host loopback links; these only matter to zone kinds that
+  // use the model's implicit loopback, set the same way for consistency.
+  sg4::Engine::set_config("network/loopback-lat", to_seconds(scenario.network.loopback_latency));
+  sg4::Engine::set_config("network/loopback-bw", scenario.network.loopback_bandwidth);
+  // Completion dates are rounded to this many seconds: the core's clock ticks in nanoseconds.
+  sg4::Engine::set_config("surf/precision", 1e-9);
+  if (scenario::process_count(scenario) > kManyActors) {
+    sg4::Engine::set_config("contexts/stack-size", 1024);
+    sg4::Engine::set_config("contexts/guard-size", 0);
+  }
+}
+
+PlatformOptions platform_options(const scenario::Scenario& scenario) {
+  PlatformOptions options;
+  options.host_speed = scenario.simgrid.host_speed;
+  options.cores_per_host = std::max(1, scenario.placement.procs_per_host);
+  return options;
+}
+
+}  // namespace tsunagi::sim::simgrid

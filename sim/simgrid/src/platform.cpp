@@ -1,0 +1,157 @@
+// The switch tree as nested SimGrid star zones (see platform.hpp for the shape of routes).
+#include "platform.hpp"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/NetZone.hpp>
+
+#include "time_units.hpp"
+#include "tsunagi/sim/simgrid/simgrid_backend.hpp"
+
+namespace tsunagi::sim::simgrid {
+namespace {
+
+using NetPoint = ::simgrid::kernel::routing::NetPoint;
+using Direction = sg4::LinkInRoute::Direction;
+
+// One switch: `zone` is what its parent routes to; `leaf` holds its hosts and `gateway`.
+// SimGrid 3.32 resolves a route wrongly when a host or router sits in a zone that also has
+// child zones (find_common_ancestors then takes a host below for a local component), so a
+// switch with child switches keeps its hosts and gateway in a leaf zone of their own; a switch
+// without children is its own leaf.
+struct SwitchZones {
+  sg4::NetZone* zone = nullptr;
+  sg4::NetZone* leaf = nullptr;
+  NetPoint* gateway = nullptr;
+};
+
+// Parent index of every switch; -1 for the root. Parents must come before their children,
+// which also rules out cycles.
+std::vector<int> parent_indices(const scenario::Network& network) {
+  std::map<std::string, int> index_of;
+  std::vector<int> parents;
+  for (const auto& sw : network.switches) {
+    if (sw.name.empty()) throw std::invalid_argument("a switch has an empty name");
+    if (sw.parent.empty()) {
+      parents.push_back(-1);
+    } else {
+      auto it = index_of.find(sw.parent);
+      if (it == index_of.end())
+        throw std::invalid_argument("switch '" + sw.name + "': parent '" + sw.parent +
+                                    "' is not listed before it");
+      parents.push_back(it->second);
+    }
+    if (!index_of.emplace(sw.name, static_cast<int>(parents.size()) - 1).second)
+      throw std::invalid_argument("switch '" + sw.name + "' is listed twice");
+  }
+  return parents;
+}
+
+// Full duplex, like switched Ethernet: traffic in one direction never slows the other, which
+// the throughput-interference inference relies on.
+sg4::Link* duplex_link(sg4::NetZone* zone, const std::string& name, double bandwidth,
+                       TimeNs latency) {
+  return zone->create_split_duplex_link(name, bandwidth)->set_latency(to_seconds(latency))->seal();
+}
+
+sg4::Host* add_host(const SwitchZones& sw, const std::string& name, const scenario::SwitchSpec& spec,
+                    double loopback_bandwidth, TimeNs loopback_latency,
+                    const PlatformOptions& options) {
+  sg4::Host* host = sw.leaf->create_host(name, options.host_speed);
+  host->set_core_count(options.cores_per_host);
+  const sg4::Link* link = duplex_link(sw.leaf, name + ".link", spec.host_bandwidth,
+                                      spec.host_latency);
+  // From the host to everyone: its link UP; to the host: its link DOWN (symmetrical route).
+  sw.leaf->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
+                     {sg4::LinkInRoute(link, Direction::UP)}, true);
+  // Processes on one host talk through the host's own loopback, shared among them.
+  const sg4::Link* lo = sw.leaf->create_link(name + ".lo", loopback_bandwidth)
+                            ->set_latency(to_seconds(loopback_latency))
+                            ->seal();
+  sw.leaf->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
+                     {sg4::LinkInRoute(lo)}, false);
+  return host;
+}
+
+SwitchZones create_switch(const scenario::SwitchSpec& spec, const SwitchZones* parent,
+                          bool has_children) {
+  SwitchZones sw;
+  sw.zone = sg4::create_star_zone("switch:" + spec.name);
+  if (parent != nullptr) sw.zone->set_parent(parent->zone);
+  sw.leaf = sw.zone;
+  if (has_children) {
+    sw.leaf = sg4::create_star_zone("switch:" + spec.name + "/hosts");
+    sw.leaf->set_parent(sw.zone);
+  }
+  sw.gateway = sw.leaf->create_router("switch:" + spec.name + "/gw");
+  if (has_children) {
+    // Inside the switch, the leaf reaches everything through its gateway with no extra link:
+    // the host links are already on the hosts' side of the gateway.
+    sw.zone->add_route(sw.leaf->get_netpoint(), nullptr, sw.gateway, nullptr, {}, true);
+  }
+  if (parent != nullptr) {
+    const sg4::Link* uplink = duplex_link(parent->zone, spec.name + ".uplink",
+                                          spec.uplink_bandwidth, spec.uplink_latency);
+    parent->zone->add_route(sw.zone->get_netpoint(), nullptr, sw.gateway, nullptr,
+                            {sg4::LinkInRoute(uplink, Direction::UP)}, true);
+  }
+  return sw;
+}
+
+}  // namespace
+
+std::size_t root_switch_index(const scenario::Network& network) {
+  std::size_t roots = 0;
+  std::size_t root = 0;
+  for (std::size_t s = 0; s < network.switches.size(); ++s) {
+    if (network.switches[s].parent.empty()) {
+      ++roots;
+      root = s;
+    }
+  }
+  if (roots != 1)
+    throw std::invalid_argument("the network needs exactly one root switch (one without a "
+                                "parent), found " + std::to_string(roots));
+  return root;
+}
+
+Platform build_platform(const scenario::Network& network, const PlatformOptions& options) {
+  const std::size_t root = root_switch_index(network);
+  const std::vector<int> parents = parent_indices(network);
+  std::vector<bool> has_children(network.switches.size(), false);
+  for (int parent : parents)
+    if (parent >= 0) has_children[static_cast<std::size_t>(parent)] = true;
+
+  // Each switch is finished (hosts, links, routes) before the next one is created: SimGrid
+  // checks every new name against all zones in the tree, so a smaller tree builds faster.
+  const std::vector<scenario::HostSlot> slots = scenario::enumerate_hosts(network);
+  std::vector<SwitchZones> switches;
+  switches.reserve(network.switches.size());
+  Platform platform;
+  std::size_t next_slot = 0;
+  for (std::size_t s = 0; s < network.switches.size(); ++s) {
+    const scenario::SwitchSpec& spec = network.switches[s];
+    const SwitchZones* parent =
+        parents[s] < 0 ? nullptr : &switches[static_cast<std::size_t>(parents[s])];
+    switches.push_back(create_switch(spec, parent, has_children[s]));
+    for (; next_slot < slots.size() && slots[next_slot].switch_index == static_cast<int>(s);
+         ++next_slot) {
+      platform.hosts.push_back(add_host(switches[s], slots[next_slot].host, spec,
+                                        network.loopback_bandwidth, network.loopback_latency,
+                                        options));
+    }
+    // The rendezvous gets a host of its own on the root switch, wired like the root's hosts.
+    if (s == root)
+      platform.rendezvous = add_host(switches[s], kRendezvousHost, spec,
+                                     network.loopback_bandwidth, network.loopback_latency,
+                                     options);
+  }
+  switches[root].zone->seal();  // seals the whole tree below it
+  return platform;
+}
+
+}  // namespace tsunagi::sim::simgrid

@@ -1,0 +1,158 @@
+// The actor loop: deliver, perform, wait. See process_actor.hpp.
+#include "process_actor.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <string>
+#include <utility>
+
+#include <simgrid/s4u/Activity.hpp>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include "time_units.hpp"
+#include "tsunagi/sim/simgrid/simgrid_backend.hpp"
+
+namespace tsunagi::sim::simgrid {
+
+ProcessActor::ProcessActor(World& world, int index, std::unique_ptr<Process> core)
+    : world_(world), index_(index), self_(world.process(index)), core_(std::move(core)) {}
+
+void ProcessActor::run() {
+  try {
+    StartedInput started;
+    started.rank = self_.rank;
+    started.self = self_.endpoint;
+    if (self_.rank != kNoRank) started.rendezvous = kRendezvousEndpoint;
+    started.host = self_.host->get_name();
+    started.config = world_.config();
+    deliver(std::move(started));
+    while (!zombie_) {
+      if (!ready_.empty()) {
+        InputEvent event = std::move(ready_.front());
+        ready_.pop_front();
+        deliver(std::move(event));
+      } else if (!fire_due_timer()) {
+        if (rendezvous_may_stop())
+          stop(ExitCmd{true, "stopped by the backend: all ranks exited"});
+        else
+          wait_for_event();
+      }
+    }
+  } catch (const std::exception& error) {
+    // The core (or this adapter) broke: the process dies, the run goes on and reports it.
+    // SimGrid's ForcefulKillException is no std::exception, so killing still unwinds.
+    if (!zombie_) stop(ExitCmd{false, std::string("exception: ") + error.what()});
+  }
+  // An exited process drains its inbox, so what others still send it completes, until SimGrid
+  // ends the run (it kills daemon actors once no other actor is left).
+  for (;;) wait_for_event();
+}
+
+TimeNs ProcessActor::now() const {
+  return std::max(last_now_, to_ns(::simgrid::s4u::Engine::get_clock()));
+}
+
+void ProcessActor::deliver(InputEvent event) {
+  if (zombie_) return;
+  last_now_ = now();
+  core_->handle(Input{last_now_, std::move(event)});
+  world_.count_event(last_now_);
+  perform_commands();
+}
+
+bool ProcessActor::fire_due_timer() {
+  if (timers_.empty() || timers_.top().at > now()) return false;
+  const Timer timer = timers_.top();
+  timers_.pop();
+  if (timer.kind == TimerKind::Core)
+    deliver(TimerFiredInput{timer.id});
+  else
+    on_connect_timeout(timer.id, timer.attempt);
+  return true;
+}
+
+void ProcessActor::watch(::simgrid::s4u::ActivityPtr activity, const Watch& what) {
+  activities_.push_back(std::move(activity));
+  watches_.push_back(what);
+}
+
+// Blocks until one watched activity completes or the earliest timer is due. Timers are not
+// SimGrid activities: the wait's timeout is the earliest deadline.
+void ProcessActor::wait_for_event() {
+  post_gets();
+  double timeout = -1.0;
+  if (!zombie_ && !timers_.empty()) {
+    const double clock = ::simgrid::s4u::Engine::get_clock();
+    timeout = std::max(0.0, to_seconds(timers_.top().at) - clock);
+  }
+  const auto done = ::simgrid::s4u::Activity::wait_any_for(activities_, timeout);
+  if (done < 0) return;  // the timer is due
+  const auto i = static_cast<std::size_t>(done);
+  const Watch what = watches_[i];
+  // Order within the vectors does not matter to SimGrid; swapping keeps removal O(1) and is
+  // the same in every run, so which of two simultaneous completions comes first is too.
+  activities_[i] = std::move(activities_.back());
+  activities_.pop_back();
+  watches_[i] = watches_.back();
+  watches_.pop_back();
+  on_completed(what);
+}
+
+void ProcessActor::on_completed(const Watch& what) {
+  switch (what.kind) {
+    case WatchKind::InboxGet: {
+      --gets_posted_;
+      const auto slot = static_cast<std::uint32_t>(what.token);
+      Message* message = get_slots_[slot];
+      free_slots_.push_back(slot);
+      ++consumed_;
+      on_message(message);
+      return;
+    }
+    case WatchKind::Put:
+      // Also after exit: an exited process still flushes its streams, as a kernel does.
+      --puts_in_flight_;
+      if (what.message == MessageKind::Syn) on_syn_put_done(what);
+      if (what.message == MessageKind::SynAck || what.message == MessageKind::Stream)
+        on_stream_put_done(what);
+      if (what.message == MessageKind::Ping) on_ping_put_done(what);
+      return;
+    case WatchKind::Exec:
+      --execs_running_;
+      deliver(ComputeDoneInput{what.token});
+      return;
+  }
+}
+
+// After the last rank exited, the rendezvous stops as soon as nothing more can reach it: no
+// message on its way in, nothing of its own in flight. Its remaining timers are dropped.
+bool ProcessActor::rendezvous_may_stop() const {
+  return index_ == world_.rendezvous_index() && world_.ranks_running() == 0 && ready_.empty() &&
+         puts_in_flight_ == 0 && execs_running_ == 0 && self_.put_to == consumed_;
+}
+
+void ProcessActor::stop(const ExitCmd& exit) {
+  if (zombie_) return;
+  const bool wake_rendezvous = world_.record_exit(index_, now(), exit);
+  close_all();
+  become_zombie();
+  if (wake_rendezvous) {
+    Message* message = world_.pool().take();
+    message->kind = MessageKind::Stop;
+    put(world_.rendezvous_index(), message, kControlBytes, Watch{WatchKind::Put, MessageKind::Stop});
+  }
+}
+
+void ProcessActor::become_zombie() {
+  zombie_ = true;
+  timers_ = {};
+  ready_.clear();
+  probes_.clear();
+  core_.reset();
+  // A daemon does not keep the run alive: SimGrid ends it when only daemons are left.
+  ::simgrid::s4u::Actor::self()->daemonize();
+}
+
+}  // namespace tsunagi::sim::simgrid

@@ -1,0 +1,160 @@
+// The adapter between one core process and SimGrid: the body of one actor.
+//
+// Loop: deliver an input, perform the commands it produced, then wait for the next event
+// (a message in the inbox, a send or computation finishing, or the earliest timer) and turn
+// it into the next input. All waiting is one Activity::wait_any_for over the activities this
+// process has in flight, so the cost of an event grows with what is in flight, not with the
+// number of connections. Connections, probes and commands live in actor_*.cpp.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include <simgrid/forward.h>
+
+#include "message.hpp"
+#include "world.hpp"
+
+namespace tsunagi::sim::simgrid {
+
+class ProcessActor {
+ public:
+  ProcessActor(World& world, int index, std::unique_ptr<Process> core);
+  // The actor body. Returns when SimGrid kills the actor at the end of the run.
+  void run();
+
+ private:
+  // ------------------------------------------------ what the single wait_any waits for
+  enum class WatchKind : std::uint8_t { InboxGet, Put, Exec };
+  // What to do when a watched activity completes. A Put keeps its own copy of what the sender
+  // needs: the message itself belongs to the receiver once it arrives.
+  struct Watch {
+    WatchKind kind = WatchKind::InboxGet;
+    MessageKind message = MessageKind::Stream;
+    int target = -1;
+    ConnId conn = 0;
+    std::uint64_t token = 0;  // InboxGet: slot; Exec: task; Ping: probe
+    std::uint32_t sample = 0;
+  };
+
+  // ------------------------------------------------ connections (actor_streams.cpp)
+  enum class ConnState : std::uint8_t {
+    Connecting,  // our SYN is out, no SYN-ACK yet
+    Open,
+    Closing,     // we closed: the queue drains, our FIN goes with its last frames
+    Abandoned,   // we gave up connecting; a late SYN-ACK gets a reset
+  };
+  struct Conn {
+    ConnState state = ConnState::Connecting;
+    int peer = -1;
+    ConnId peer_conn = 0;   // the peer's id for this connection: what our segments carry
+    bool sending = false;    // one message in flight per direction keeps the stream ordered
+    bool syn_ack_due = false;  // acceptor: the SYN-ACK goes before any frame
+    bool fin_due = false;    // closed by us: a FIN follows the queued frames
+    bool fin_sent = false;
+    bool peer_gone = false;  // FIN/reset received: nothing more to send
+    std::uint64_t attempt = 0;  // which connect this is, so a stale time-out is recognised
+    std::vector<Frame> queue;  // frames waiting for the message in flight
+  };
+
+  // ------------------------------------------------ RTT probes (actor_probes.cpp)
+  struct Probe {
+    int target = -1;
+    std::uint32_t bytes = 64;
+    std::uint32_t samples = 1;
+    std::uint32_t done = 0;
+    TimeNs sent_at = 0;
+    TimeNs best = 0;
+  };
+
+  enum class TimerKind : std::uint8_t { Core, ConnectTimeout };
+  struct Timer {
+    TimeNs at = 0;
+    std::uint64_t seq = 0;  // arming order breaks ties, so equal deadlines fire in order
+    TimerKind kind = TimerKind::Core;
+    std::uint64_t id = 0;
+    std::uint64_t attempt = 0;  // ConnectTimeout: the Conn::attempt it belongs to
+    bool operator>(const Timer& other) const {
+      return at != other.at ? at > other.at : seq > other.seq;
+    }
+  };
+
+  // process_actor.cpp: the loop
+  TimeNs now() const;
+  void deliver(InputEvent event);
+  void deliver_at(TimeNs at, InputEvent event);
+  bool fire_due_timer();
+  void wait_for_event();
+  void on_completed(const Watch& watch);
+  void watch(::simgrid::s4u::ActivityPtr activity, const Watch& what);
+  bool rendezvous_may_stop() const;
+  void stop(const ExitCmd& exit);
+  void become_zombie();
+
+  // actor_inbox.cpp: the inbox
+  void post_gets();
+  void on_message(Message* message);
+  void put(int target, Message* message, std::uint64_t size, const Watch& what);
+
+  // actor_commands.cpp
+  void perform_commands();
+  void perform(Command& command);
+  void compute(const ComputeCmd& cmd);
+  void arm(TimerKind kind, std::uint64_t id, TimeNs at, std::uint64_t attempt = 0);
+
+  // actor_streams.cpp
+  void connect(const ConnectCmd& cmd);
+  void send(SendCmd& cmd);
+  void close(ConnId conn);
+  void close_all();
+  void pump(ConnId id, Conn& conn);
+  void on_stream_put_done(const Watch& watch);
+  void on_syn_put_done(const Watch& watch);
+  void on_connect_timeout(ConnId id, std::uint64_t attempt);
+  void on_syn(const Message& message);
+  void on_syn_ack(const Message& message);
+  void on_stream(Message& message);
+  void on_reset(const Message& message);
+  void on_peer_closed(ConnId id);
+  void send_reset(int target, ConnId peer_conn);
+
+  // actor_probes.cpp
+  void probe(const ProbeRttCmd& cmd);
+  void send_ping(std::uint64_t id, Probe& probe);
+  void on_ping(const Message& message);
+  void on_pong(const Message& message);
+  void on_ping_put_done(const Watch& watch);
+  void finish_probe(std::uint64_t id, bool ok);
+
+  World& world_;
+  const int index_;
+  ProcessEntry& self_;
+  std::unique_ptr<Process> core_;
+  bool zombie_ = false;  // exited: drops everything, keeps draining its inbox
+
+  std::vector<::simgrid::s4u::ActivityPtr> activities_;  // parallel to watches_
+  std::vector<Watch> watches_;
+  int gets_posted_ = 0;
+  int puts_in_flight_ = 0;
+  int execs_running_ = 0;
+  std::uint64_t consumed_ = 0;        // inbox messages received so far
+  std::deque<Message*> get_slots_;    // where each posted get stores its message pointer
+  std::vector<std::uint32_t> free_slots_;
+
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+  std::uint64_t timer_seq_ = 0;
+  std::deque<InputEvent> ready_;  // outcomes known at once (unknown endpoint, zero compute)
+
+  std::map<ConnId, Conn> conns_;  // ordered: closing everything at exit goes in id order
+  ConnId next_accepted_ = 0;
+  std::uint64_t connect_attempts_ = 0;
+  std::map<std::uint64_t, Probe> probes_;
+  TimeNs last_now_ = 0;
+};
+
+}  // namespace tsunagi::sim::simgrid

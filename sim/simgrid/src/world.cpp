@@ -1,0 +1,96 @@
+// Shared run state: process table, exits, counters and progress.
+#include "world.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
+
+#include "tsunagi/sim/simgrid/simgrid_backend.hpp"
+#include "time_units.hpp"
+
+namespace tsunagi::sim::simgrid {
+namespace {
+
+// Progress goes to stderr through the CLI: often enough to see a long run move, rarely enough
+// to cost nothing.
+constexpr TimeNs kProgressEvery = 10 * kNsPerSec;
+constexpr std::uint64_t kProgressEveryEvents = std::uint64_t{1} << 22;
+
+ProcessEntry make_entry(Rank rank, sg4::Host* host, int slot) {
+  ProcessEntry entry;
+  entry.rank = rank;
+  entry.label = runner::process_label(rank);
+  entry.endpoint = host->get_name() + ":" + std::to_string(slot);
+  entry.host = host;
+  // Mailboxes are named after the endpoint: one inbox per process for everything it receives.
+  entry.inbox = sg4::Mailbox::by_name(entry.endpoint);
+  return entry;
+}
+
+}  // namespace
+
+World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
+             const Platform& platform)
+    : observer_(observer) {
+  auto config = std::make_shared<ProtocolConfig>(scenario.protocol);
+  config->processes = scenario::process_count(scenario);
+  config_ = std::move(config);
+
+  const std::vector<int> host_of = scenario::rank_to_host(scenario);
+  processes_.reserve(host_of.size() + 1);
+  int slot = 0;
+  for (std::size_t r = 0; r < host_of.size(); ++r) {
+    const auto host = static_cast<std::size_t>(host_of[r]);
+    if (host >= platform.hosts.size())
+      throw std::invalid_argument("rank " + std::to_string(r) + " is placed on host " +
+                                  std::to_string(host) + " which does not exist");
+    // Ranks of one host are consecutive, so the slot restarts whenever the host changes.
+    slot = (r > 0 && host_of[r - 1] == host_of[r]) ? slot + 1 : 0;
+    processes_.push_back(make_entry(static_cast<Rank>(r), platform.hosts[host], slot));
+  }
+  processes_.push_back(make_entry(kNoRank, platform.rendezvous, 0));
+  ranks_running_ = static_cast<int>(host_of.size());
+  for (int i = 0; i < process_count(); ++i) by_endpoint_.emplace(process(i).endpoint, i);
+}
+
+int World::find(const Endpoint& endpoint) const {
+  auto it = by_endpoint_.find(endpoint);
+  return it == by_endpoint_.end() ? -1 : it->second;
+}
+
+bool World::record_exit(int index, TimeNs now, const ExitCmd& exit) {
+  ProcessEntry& entry = process(index);
+  if (entry.exited) return false;
+  entry.exited = true;
+  observer_.on_exit(entry.label, now, exit);
+  if (!exit.ok && failure_.empty())
+    failure_ = entry.label + " failed: " + (exit.reason.empty() ? "no reason given" : exit.reason);
+  if (entry.rank == kNoRank) return false;
+  --ranks_running_;
+  return ranks_running_ == 0 && !process(rendezvous_index()).exited;
+}
+
+void World::count_event(TimeNs now) {
+  ++events_;
+  if (events_ < next_progress_events_ && now < next_progress_time_) return;
+  next_progress_events_ = events_ + kProgressEveryEvents;
+  next_progress_time_ = (now / kProgressEvery + 1) * kProgressEvery;
+  char line[160];
+  std::snprintf(line, sizeof line, "simgrid: t=%.3f s, %llu events, %d of %d ranks running",
+                to_seconds(now), static_cast<unsigned long long>(events_), ranks_running_,
+                process_count() - 1);
+  observer_.on_progress(line);
+}
+
+void World::finish(TimeNs end) {
+  for (int i = 0; i < process_count(); ++i) {
+    if (process(i).exited) continue;
+    // The engine ran out of events while this process still waited for something.
+    record_exit(i, end, ExitCmd{false, "still waiting when the simulation ran out of events"});
+  }
+  observer_.on_backend_count("inference.rtt_probes", static_cast<double>(rtt_probes_));
+}
+
+}  // namespace tsunagi::sim::simgrid

@@ -1,0 +1,75 @@
+// What all actors of one run share: who is where, the message pool, counters, the observer.
+// SimGrid runs actors one at a time in a fixed order, so plain shared state is safe and
+// deterministic.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <simgrid/forward.h>
+
+#include "message.hpp"
+#include "platform.hpp"
+#include "tsunagi/runner/observer.hpp"
+#include "tsunagi/scenarios/scenario.hpp"
+
+namespace tsunagi::sim::simgrid {
+
+struct ProcessEntry {
+  Rank rank = kNoRank;          // kNoRank for the rendezvous
+  std::string label;            // runner::process_label(rank)
+  Endpoint endpoint;            // "<host>:<slot>"
+  sg4::Host* host = nullptr;
+  sg4::Mailbox* inbox = nullptr;
+  bool exited = false;          // stopped: answers nothing any more
+  std::uint64_t put_to = 0;     // messages ever put into its inbox (the receiver counts gets)
+};
+
+class World {
+ public:
+  World(const scenario::Scenario& scenario, runner::RunObserver& observer,
+        const Platform& platform);
+
+  int process_count() const { return static_cast<int>(processes_.size()); }
+  int rendezvous_index() const { return process_count() - 1; }
+  ProcessEntry& process(int index) { return processes_[static_cast<std::size_t>(index)]; }
+  // Index of the process listening at `endpoint`, or -1 when nobody does.
+  int find(const Endpoint& endpoint) const;
+
+  MessagePool& pool() { return pool_; }
+  runner::RunObserver& observer() { return observer_; }
+  const std::shared_ptr<const ProtocolConfig>& config() const { return config_; }
+  TimeNs connect_timeout() const { return config_->overlay.connect_timeout; }
+
+  // Records the exit of process `index` and tells the observer. Returns true when it was the
+  // last rank to exit while the rendezvous still runs (the caller then wakes the rendezvous).
+  bool record_exit(int index, TimeNs now, const ExitCmd& exit);
+  int ranks_running() const { return ranks_running_; }
+
+  void count_probe() { ++rtt_probes_; }
+  // One input delivered somewhere; reports progress now and then.
+  void count_event(TimeNs now);
+
+  // After the engine stopped: reports processes that never exited, then the backend counts.
+  void finish(TimeNs end);
+  bool all_exited_ok() const { return failure_.empty(); }
+  const std::string& failure() const { return failure_; }
+
+ private:
+  std::vector<ProcessEntry> processes_;  // ranks in order, then the rendezvous
+  std::unordered_map<Endpoint, int> by_endpoint_;  // looked up only, never iterated
+  MessagePool pool_;
+  runner::RunObserver& observer_;
+  std::shared_ptr<const ProtocolConfig> config_;
+  int ranks_running_ = 0;
+  std::uint64_t rtt_probes_ = 0;
+  std::uint64_t events_ = 0;
+  std::uint64_t next_progress_events_ = 0;
+  TimeNs next_progress_time_ = 0;
+  std::string failure_;
+};
+
+}  // namespace tsunagi::sim::simgrid

@@ -1,0 +1,37 @@
+# Fails when a file under model/ includes a backend, socket, clock or OS-randomness header,
+# or names a clock or OS random source (shared/DESIGN.md, "Rules of the house").
+file(GLOB_RECURSE files ${MODEL_DIR}/*.hpp ${MODEL_DIR}/*.cpp ${MODEL_DIR}/*.h)
+set(forbidden_includes
+    "ns3/" "simgrid/" "boost/asio" "sys/socket" "netinet/" "arpa/" "unistd.h" "sys/time"
+    "<chrono>" "<random>" "<thread>" "<fstream>" "<iostream>" "<cstdio>" "<filesystem>"
+    "tsunagi/sim/" "tsunagi/realnet/" "tsunagi/scenarios/" "tsunagi/runner/" "toml")
+set(forbidden_words system_clock steady_clock high_resolution_clock random_device "std::rand("
+    "time(NULL)" "time(nullptr)" "getenv" "fopen")
+set(violations "")
+foreach(f ${files})
+  file(STRINGS ${f} lines)
+  set(n 0)
+  foreach(line IN LISTS lines)
+    math(EXPR n "${n}+1")
+    if(line MATCHES "^[ \t]*#[ \t]*include")
+      foreach(bad ${forbidden_includes})
+        string(FIND "${line}" "${bad}" pos)
+        if(NOT pos EQUAL -1)
+          list(APPEND violations "${f}:${n}: includes ${bad}")
+        endif()
+      endforeach()
+    endif()
+    foreach(bad ${forbidden_words})
+      string(FIND "${line}" "${bad}" pos)
+      if(NOT pos EQUAL -1)
+        list(APPEND violations "${f}:${n}: uses ${bad}")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+list(LENGTH files count)
+if(violations)
+  string(REPLACE ";" "\n" text "${violations}")
+  message(FATAL_ERROR "model/ must stay pure (shared/DESIGN.md):\n${text}")
+endif()
+message(STATUS "model/ purity: ${count} files clean")

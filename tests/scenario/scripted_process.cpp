@@ -1,0 +1,42 @@
+#include "scripted_process.hpp"
+
+#include <utility>
+
+namespace tsunagi::test {
+
+void ScriptedProcess::handle(const Input& input) {
+  if (const auto* started = std::get_if<StartedInput>(&input.event)) {
+    rank_ = started->rank;
+    self_ = started->self;
+  }
+  if (record_ != nullptr) record_->push_back(input);
+  script_(*this, input);
+}
+
+void ScriptedRun::run(const scenario::Scenario& scenario, runner::RunObserver& observer) {
+  const int ranks = scenario::process_count(scenario);
+  for (Rank r = kNoRank; r < ranks; ++r) inputs[r];  // stable addresses before the run
+  auto script_for = [this](Rank rank) -> Script {
+    auto it = scripts.find(rank);
+    if (it != scripts.end()) return it->second;
+    if (rank == kNoRank) return [](ScriptedProcess&, const Input&) {};
+    return [](ScriptedProcess& self, const Input& input) {
+      if (std::holds_alternative<StartedInput>(input.event))
+        self.command(ExitCmd{true, "nothing to do"});
+    };
+  };
+  summary = sim::simgrid::run_simgrid_with(
+      scenario, observer,
+      [&](Rank rank) {
+        return std::make_unique<ScriptedProcess>(script_for(rank), &inputs[rank]);
+      },
+      [&] { return std::make_unique<ScriptedProcess>(script_for(kNoRank), &inputs[kNoRank]); });
+}
+
+Endpoint endpoint_of(const scenario::Scenario& scenario, Rank rank) {
+  const auto hosts = scenario::enumerate_hosts(scenario.network);
+  const auto host_of = scenario::rank_to_host(scenario);
+  return hosts[static_cast<std::size_t>(host_of[static_cast<std::size_t>(rank)])].host + ":0";
+}
+
+}  // namespace tsunagi::test

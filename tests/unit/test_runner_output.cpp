@@ -1,0 +1,68 @@
+// Writing a run's files: result.json reads back as written, rank lists stay on one line.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "tsunagi/runner/output_files.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+namespace {
+
+fs::path fresh_dir() {
+  static std::atomic<int> counter{0};
+  return fs::temp_directory_path() / ("tsunagi-output-test-" + std::to_string(::getpid()) + "-" +
+                                      std::to_string(counter++));
+}
+
+std::string slurp(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("runner: result.json reads back and keeps rank lists on one line", "[runner]") {
+  const fs::path dir = fresh_dir();
+  tsunagi::runner::prepare_output_dir(dir / "nested");
+  ordered_json result = {{"scenario", "x"},
+                         {"inference", {{"groups", {{0, 1}, {2, 3}}}, {"empty", ordered_json::object()}}},
+                         {"run", {{"failed_exits", {{{"proc", "r1"}}}}}}};
+  const fs::path file = dir / "nested" / "result.json";
+  tsunagi::runner::write_result_file(file, result);
+  const std::string text = slurp(file);
+  CHECK(ordered_json::parse(text) == result);
+  CHECK(text.find("\"groups\": [[0,1],[2,3]]") != std::string::npos);
+  CHECK(text.find("\"empty\": {}") != std::string::npos);
+  CHECK(text.back() == '\n');
+  CHECK_FALSE(fs::exists(dir / "nested" / "result.json.partial"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("runner: trace.jsonl is written as the recorder holds it", "[runner]") {
+  const fs::path dir = fresh_dir();
+  tsunagi::runner::prepare_output_dir(dir);
+  tsunagi::runner::Recorder recorder;
+  recorder.on_trace("r0", 5, tsunagi::TraceCmd{"plan", {{"peers", {1}}}});
+  tsunagi::runner::write_trace_file(dir / "trace.jsonl", recorder);
+  CHECK(slurp(dir / "trace.jsonl") ==
+        "{\"proc\":\"r0\",\"seq\":0,\"kind\":\"plan\",\"detail\":{\"peers\":[1]},\"t_ns\":5}\n");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("runner: an output path that is a file is refused before the run", "[runner]") {
+  const fs::path dir = fresh_dir();
+  fs::create_directories(dir);
+  std::ofstream(dir / "plain") << "x";
+  CHECK_THROWS_AS(tsunagi::runner::prepare_output_dir(dir / "plain"),
+                  tsunagi::runner::OutputError);
+  fs::remove_all(dir);
+}
