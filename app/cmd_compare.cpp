@@ -20,8 +20,8 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& options) {
   CLI::App* compare = app.add_subcommand(
       "compare", "Say whether two runs made the same protocol decisions, and where they differ "
                  "(times and \"timing\" fields are ignored)");
-  compare->add_option("dir_a", options.dir_a, "Output directory of the first run")->required();
-  compare->add_option("dir_b", options.dir_b, "Output directory of the second run")->required();
+  compare->add_option("DIR_A", options.dir_a, "Output directory of the first run")->required();
+  compare->add_option("DIR_B", options.dir_b, "Output directory of the second run")->required();
   compare->add_option("--max", options.max_differences, "Differences to print at most")
       ->capture_default_str();
   return compare;

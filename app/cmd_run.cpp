@@ -67,7 +67,7 @@ runner::BackendSummary run_on_backend(const RunOptions& options,
 CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
   CLI::App* run = app.add_subcommand("run", "Run a scenario on a backend; write result.json and "
                                             "trace.jsonl");
-  run->add_option("scenario", options.scenario, "Scenario file (TOML)")->required();
+  run->add_option("SCENARIO", options.scenario, "Scenario file (TOML)")->required();
   run->add_option("--backend", options.backend, "Backend to run on")->capture_default_str();
   options.seed_option =
       run->add_option("--seed", options.seed, "Seed of the run (same as --set seed=N)");

@@ -1,6 +1,8 @@
 // The shipped scenario files load and describe the networks their comments promise.
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "tsunagi/model/topology/switch_inference.hpp"
 #include <map>
 
 #include "tsunagi/scenarios/loader.hpp"
@@ -50,29 +52,22 @@ TimeNs one_way_latency(const Network& net, int switch_a, int switch_b) {
   return total;
 }
 
-// Paper 000 §2.1 for one rank: sort RTTs, d(i) = r(i+1) - r(i), pick i maximising
-// |d(i) - d(i-1)|. Returns how many peers lie before the cut.
-std::size_t near_peer_count(const Scenario& s, Rank self) {
+// Paper 000 §2.1 for one rank, by the core's own inference on the scenario's ideal RTTs
+// (2 × the one-way latency of the path). Returns the peers judged on the rank's switch.
+std::vector<Rank> near_peers(const Scenario& s, Rank self) {
   auto hosts = enumerate_hosts(s.network);
   auto host_of = rank_to_host(s);
   auto switch_of = [&](Rank r) {
     return hosts[static_cast<std::size_t>(host_of[static_cast<std::size_t>(r)])].switch_index;
   };
-  std::vector<TimeNs> rtt;
+  std::vector<RttSample> row;
   for (Rank r = 0; r < s.protocol.processes; ++r) {
-    if (r != self) rtt.push_back(2 * one_way_latency(s.network, switch_of(self), switch_of(r)));
+    if (r != self) row.push_back({r, 2 * one_way_latency(s.network, switch_of(self), switch_of(r))});
   }
-  std::sort(rtt.begin(), rtt.end());
-  std::vector<TimeNs> d(rtt.size() - 1);
-  for (std::size_t i = 0; i + 1 < rtt.size(); ++i) d[i] = rtt[i + 1] - rtt[i];
-  std::size_t best = 0;
-  TimeNs best_change = -1;
-  for (std::size_t i = 1; i < d.size(); ++i) {
-    TimeNs change = d[i] > d[i - 1] ? d[i] - d[i - 1] : d[i - 1] - d[i];
-    if (change > best_change) best = i, best_change = change;
-  }
-  return best + 1;
+  return infer_own_switch(row, s.protocol.inference).near;
 }
+
+std::size_t near_peer_count(const Scenario& s, Rank self) { return near_peers(s, self).size(); }
 
 }  // namespace
 
@@ -112,10 +107,13 @@ TEST_CASE("papers/kaneda-112.toml: 112 nodes, 8 switches of 14", "[scenario][fil
   CHECK(group_sizes(groups) == std::vector<std::size_t>(8, 14));
   CHECK(groups[1].front() == 14);
   // Every rank's sorted RTTs jump first between its 13th and 14th peer (paper 000 Fig. 4).
-  for (Rank r : {0, 13, 14, 55, 56, 111}) {
+  std::vector<std::vector<Rank>> views;
+  for (Rank r = 0; r < s.protocol.processes; ++r) {
     INFO("rank " << r);
     CHECK(near_peer_count(s, r) == 13);
+    views.push_back(near_peers(s, r));
   }
+  CHECK(combine_views(s.protocol.processes, views) == groups);
 }
 
 TEST_CASE("papers/kaneda-is-128.toml: 128 processes on 64 hosts, 6 switches", "[scenario][files]") {

@@ -12,6 +12,15 @@ using namespace tsunagi;
 
 namespace {
 
+// These tables have no host labels: detect host-mates from RTTs (protocol.inference
+// .colocated_ratio), as a deployment without meaningful host names would.
+const InferenceConfig kRttHosts = [] {
+  InferenceConfig c;
+  c.colocated_ratio = 0.25;
+  return c;
+}();
+
+
 constexpr TimeNs us(double micros) {
   return static_cast<TimeNs>(micros * 1000.0);
 }
@@ -71,7 +80,7 @@ std::vector<std::vector<Rank>> infer_all(const Layout& layout, const RttModel& m
   std::vector<std::vector<Rank>> views;
   for (Rank u = 0; u < layout.size(); ++u) {
     const SwitchView view =
-        infer_own_switch(measure_row(u, layout.size(), model, noise, rng), InferenceConfig{});
+        infer_own_switch(measure_row(u, layout.size(), model, noise, rng), kRttHosts);
     INFO("node " << u);
     CHECK(view.near == true_switch_mates(layout, u));
     CHECK(view.colocated_step == expect_colocated);
@@ -132,9 +141,9 @@ TEST_CASE("the cut rule: ties, the noisy edge and significance", "[switch_infere
   // Equal RTTs are ordered by rank, so the input order never changes the answer.
   std::vector<RttSample> row = {{4, us(200)}, {1, us(100)}, {3, us(200)},
                                 {2, us(100)}, {5, us(200)}, {0, us(100)}};
-  const SwitchView forward = infer_own_switch(row, InferenceConfig{});
+  const SwitchView forward = infer_own_switch(row, kRttHosts);
   std::reverse(row.begin(), row.end());
-  CHECK(infer_own_switch(row, InferenceConfig{}).near == forward.near);
+  CHECK(infer_own_switch(row, kRttHosts).near == forward.near);
   CHECK(forward.near == std::vector<Rank>{0, 1, 2});
 }
 
@@ -171,13 +180,13 @@ TEST_CASE("two processes per host on one switch", "[switch_inference]") {
 }
 
 TEST_CASE("rows of 0 and 1 peers, duplicates and bad ranks", "[switch_inference]") {
-  CHECK(infer_own_switch({}, InferenceConfig{}).near.empty());
-  CHECK(infer_own_switch({{7, us(500)}}, InferenceConfig{}).near == std::vector<Rank>{7});
+  CHECK(infer_own_switch({}, kRttHosts).near.empty());
+  CHECK(infer_own_switch({{7, us(500)}}, kRttHosts).near == std::vector<Rank>{7});
   // Several samples of one peer: the minimum counts (peer 2 is really at 100 us). Negative
   // ranks are dropped.
   const std::vector<RttSample> row = {{1, us(100)}, {2, us(900)}, {2, us(100)},
                                       {3, us(300)}, {-1, us(1)},  {4, us(300)}};
-  CHECK(infer_own_switch(row, InferenceConfig{}).near == std::vector<Rank>{1, 2});
+  CHECK(infer_own_switch(row, kRttHosts).near == std::vector<Rank>{1, 2});
 }
 
 TEST_CASE("colocated_ratio 0 keeps a LAN/WAN step from being read as a host",
@@ -188,12 +197,11 @@ TEST_CASE("colocated_ratio 0 keeps a LAN/WAN step from being read as a host",
   for (Rank v = 1; v <= 4; ++v) row.push_back({v, us(100)});
   for (Rank v = 5; v <= 8; ++v) row.push_back({v, us(10'000)});
   for (Rank v = 9; v <= 12; ++v) row.push_back({v, us(15'000)});
-  const SwitchView fooled = infer_own_switch(row, InferenceConfig{});
+  const SwitchView fooled = infer_own_switch(row, kRttHosts);
   CHECK(fooled.colocated_step);
   CHECK(fooled.near.size() == 8);
 
-  InferenceConfig wan;
-  wan.colocated_ratio = 0;
+  InferenceConfig wan;  // the default: host-mates come from host labels, not RTTs
   const SwitchView view = infer_own_switch(row, wan);
   CHECK_FALSE(view.colocated_step);
   CHECK(view.near == std::vector<Rank>{1, 2, 3, 4});

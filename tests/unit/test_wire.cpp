@@ -53,8 +53,9 @@ TEST_CASE("every message type round trips", "[wire]") {
   auto reg = read_register(std::get<Frame>(decode_one(encode(make_register({7, "h1:0", "h1"})))));
   CHECK(std::get<RegisterMsg>(reg).endpoint == "h1:0");
 
-  auto dir = read_directory(std::get<Frame>(decode_one(encode(make_directory({{"a:0", "b:1", ""}})))));
+  auto dir = read_directory(std::get<Frame>(decode_one(encode(make_directory({{"a:0", "b:1", ""}, {"a", "b", "c"}})))));
   CHECK(std::get<DirectoryMsg>(dir).endpoints == std::vector<std::string>{"a:0", "b:1", ""});
+  CHECK(std::get<DirectoryMsg>(dir).hosts == std::vector<std::string>{"a", "b", "c"});
 
   auto rep = read_rtt_report(std::get<Frame>(decode_one(encode(make_rtt_report({4, {1, 2, 3}, 99})))));
   CHECK(std::get<RttReportMsg>(rep).near == std::vector<Rank>{1, 2, 3});
@@ -109,11 +110,11 @@ TEST_CASE("decoder rejects malformed headers with a reason", "[wire]") {
 }
 
 TEST_CASE("payload decoders reject truncated, oversized and trailing data", "[wire]") {
-  Frame dir = make_directory({{"a:0", "b:1"}});
+  Frame dir = make_directory({{"a:0", "b:1"}, {"a", "b"}});
   dir.payload.pop_back();
   CHECK(std::holds_alternative<DecodeError>(read_directory(dir)));
 
-  Frame huge = make_directory({{}});
+  Frame huge = make_directory({{}, {}});
   huge.payload = {0xff, 0xff, 0xff, 0x7f};  // two billion entries announced, none present
   auto r = read_directory(huge);
   REQUIRE(std::holds_alternative<DecodeError>(r));

@@ -122,7 +122,9 @@ class Node final : public Process, private WorkloadContext {
 
   // inference
   std::vector<RttSample> rtts_;
-  Rank next_probe_offset_ = 1;
+  std::vector<Rank> host_mates_;                 // same host label: near without measuring
+  std::vector<Rank> probe_targets_;
+  std::size_t next_probe_ = 0;
   int probes_in_flight_ = 0;
 
   // overlay

@@ -1,18 +1,31 @@
 // Node side of switch inference (paper 000 §2.1): probe every peer's RTT, keep the minimum of
-// K samples, cut the sorted row, and report the peers judged on the same switch.
+// K samples, cut the sorted row, and report the peers judged on the same switch. Processes
+// that registered with this node's host label are host-mates: a process knows its own machine,
+// so they are near without being measured (and cost no probes).
+#include <algorithm>
+#include <iterator>
+
 #include "node/node.hpp"
 
 namespace tsunagi {
 
 void Node::on_directory(wire::DirectoryMsg msg) {
   if (phase_ != Phase::Registering) return;
-  if (static_cast<int>(msg.endpoints.size()) != n_) {
+  if (static_cast<int>(msg.endpoints.size()) != n_ || msg.hosts.size() != msg.endpoints.size()) {
     trace("bad_directory", {{"entries", msg.endpoints.size()}, {"expected", n_}});
     phase_ = Phase::Exited;
     emit(ExitCmd{false, "directory size does not match the process count"});
     return;
   }
   directory_ = std::move(msg.endpoints);
+  const std::string& own_host = msg.hosts[static_cast<std::size_t>(rank_)];
+  for (Rank r = 1; r < n_; ++r) {
+    // Start after the own rank and wrap, so nodes do not all probe rank 0 first.
+    Rank peer = (rank_ + r) % n_;
+    bool mate = !own_host.empty() && msg.hosts[static_cast<std::size_t>(peer)] == own_host;
+    (mate ? host_mates_ : probe_targets_).push_back(peer);
+  }
+  std::sort(host_mates_.begin(), host_mates_.end());
   if (config_->overlay.plan != PlanKind::TopologyAware || n_ == 1) {
     // Plans that ignore the topology skip the measurements entirely.
     phase_ = Phase::AwaitGroups;
@@ -20,16 +33,15 @@ void Node::on_directory(wire::DirectoryMsg msg) {
     return;
   }
   phase_ = Phase::Probing;
-  rtts_.reserve(static_cast<std::size_t>(n_ - 1));
+  rtts_.reserve(probe_targets_.size());
+  if (probe_targets_.empty()) return finish_probing();
   issue_probes();
 }
 
 void Node::issue_probes() {
-  // Probe rank+1, rank+2, ... (wrapping) so that nodes do not all hit rank 0 first.
   const int parallel = std::max(1, config_->inference.rtt_parallel);
-  while (probes_in_flight_ < parallel && next_probe_offset_ < n_) {
-    Rank peer = (rank_ + next_probe_offset_) % n_;
-    ++next_probe_offset_;
+  while (probes_in_flight_ < parallel && next_probe_ < probe_targets_.size()) {
+    Rank peer = probe_targets_[next_probe_++];
     ++probes_in_flight_;
     ++counters_.rtt_probes;
     emit(ProbeRttCmd{static_cast<std::uint64_t>(peer), directory_[static_cast<std::size_t>(peer)],
@@ -47,7 +59,7 @@ void Node::on_rtt(const RttMeasuredInput& in) {
     trace("rtt_probe_failed", {{"peer", peer}});
   }
   issue_probes();
-  if (probes_in_flight_ == 0 && next_probe_offset_ >= n_) finish_probing();
+  if (probes_in_flight_ == 0 && next_probe_ >= probe_targets_.size()) finish_probing();
 }
 
 void Node::finish_probing() {
@@ -62,7 +74,12 @@ void Node::finish_probing() {
     report("rtt_row", {{"rank", rank_}, {"sorted_peer_rtt_ns", std::move(row)}});
   }
   SwitchView view = infer_own_switch(rtts_, config_->inference);
-  trace("rtt_view", {{"near", view.near}, {"colocated_step", view.colocated_step}});
+  std::vector<Rank> near;
+  std::set_union(view.near.begin(), view.near.end(), host_mates_.begin(), host_mates_.end(),
+                 std::back_inserter(near));
+  view.near = std::move(near);
+  trace("rtt_view", {{"near", view.near}, {"host_mates", host_mates_.size()},
+                     {"colocated_step", view.colocated_step}});
   phase_ = Phase::AwaitGroups;
   send_frame(rendezvous_conn_, wire::make_rtt_report({rank_, view.near, counters_.rtt_probes}));
   rtts_.clear();

@@ -40,6 +40,7 @@ class Rendezvous final : public Process {
     config_ = in.config;
     n_ = config_->processes;
     endpoints_.assign(static_cast<std::size_t>(n_), {});
+    hosts_.assign(static_cast<std::size_t>(n_), {});
     rank_conn_.assign(static_cast<std::size_t>(n_), 0);
     near_.assign(static_cast<std::size_t>(n_), {});
     emit(ArmTimerCmd{kRegistrationTimer, now_ + config_->registration_timeout});
@@ -86,9 +87,10 @@ class Rendezvous final : public Process {
     conns_[id].rank = reg.rank;
     rank_conn_[slot] = id;
     endpoints_[slot] = reg.endpoint;
+    hosts_[slot] = reg.host;
     if (++registered_ == n_) {
       emit(TraceCmd{"directory", {{"processes", n_}}});
-      broadcast(wire::make_directory({endpoints_}));
+      broadcast(wire::make_directory({endpoints_, hosts_}));
     }
   }
 
@@ -158,6 +160,7 @@ class Rendezvous final : public Process {
   std::unordered_map<ConnId, Conn> conns_;
   std::vector<ConnId> rank_conn_;
   std::vector<Endpoint> endpoints_;
+  std::vector<std::string> hosts_;
   std::vector<std::vector<Rank>> near_;
   int registered_ = 0;
   int reports_ = 0;

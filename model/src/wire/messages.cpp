@@ -75,7 +75,10 @@ Decoded<RegisterMsg> read_register(const Frame& f) {
 Frame make_directory(const DirectoryMsg& m) {
   Writer w;
   w.u32(static_cast<std::uint32_t>(m.endpoints.size()));
-  for (const auto& e : m.endpoints) w.str(e);
+  for (std::size_t i = 0; i < m.endpoints.size(); ++i) {
+    w.str(m.endpoints[i]);
+    w.str(i < m.hosts.size() ? m.hosts[i] : std::string());
+  }
   return framed(FrameType::Directory, w.take());
 }
 
@@ -84,12 +87,18 @@ Decoded<DirectoryMsg> read_directory(const Frame& f) {
   Reader r(f.payload);
   DirectoryMsg m;
   std::uint32_t count = r.u32();
-  // Each endpoint takes at least its 4-byte length: reject counts the payload cannot hold.
-  if (r.ok() && (count > kMaxRanks || count * std::size_t{4} > r.remaining())) {
+  // Each entry takes at least two 4-byte lengths: reject counts the payload cannot hold.
+  if (r.ok() && (count > kMaxRanks || count * std::size_t{8} > r.remaining())) {
     r.fail("directory of " + std::to_string(count) + " entries does not fit");
   }
-  if (r.ok()) m.endpoints.reserve(count);
-  for (std::uint32_t i = 0; r.ok() && i < count; ++i) m.endpoints.push_back(r.str(kMaxEndpointLength));
+  if (r.ok()) {
+    m.endpoints.reserve(count);
+    m.hosts.reserve(count);
+  }
+  for (std::uint32_t i = 0; r.ok() && i < count; ++i) {
+    m.endpoints.push_back(r.str(kMaxEndpointLength));
+    m.hosts.push_back(r.str(kMaxEndpointLength));
+  }
   return finish(r, m, "directory");
 }
 

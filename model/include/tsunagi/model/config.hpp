@@ -14,7 +14,10 @@ struct InferenceConfig {
   int rtt_samples = 3;             // K probes per peer, the minimum is kept (paper 000 §2.1)
   int rtt_parallel = 1;            // probes a node keeps in flight at once
   double min_jump_ratio = 0.3;     // a cut counts only if RTT grows by at least this fraction
-  double colocated_ratio = 0.25;   // near side below this share of the far side = same host
+  // Host-mates are known from the host labels processes register with (a process knows its
+  // machine). For runs where labels say nothing, > 0 also detects them from RTTs: a near side
+  // below this share of the far side is read as one host (0.25 suits LANs; 0 = off).
+  double colocated_ratio = 0;
 };
 
 struct OverlayConfig {

@@ -24,7 +24,10 @@ enum class ConnPurpose : std::uint8_t { Control = 0, Static = 1, Shortcut = 2 };
 
 struct HelloMsg { Rank rank = kNoRank; ConnPurpose purpose = ConnPurpose::Control; };
 struct RegisterMsg { Rank rank = kNoRank; std::string endpoint; std::string host; };
-struct DirectoryMsg { std::vector<std::string> endpoints; };  // index = rank
+struct DirectoryMsg {                // index = rank
+  std::vector<std::string> endpoints;
+  std::vector<std::string> hosts;     // the host label each rank registered with
+};
 struct RttReportMsg { Rank rank = kNoRank; std::vector<Rank> near; std::uint64_t probes = 0; };
 struct GroupsMsgBody { Groups groups; };
 struct RouteEntry { Rank dest = kNoRank; std::uint16_t dist = 0; };

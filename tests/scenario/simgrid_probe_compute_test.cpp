@@ -1,0 +1,169 @@
+// RTT probes, computations, timers and process failures through the SimGrid backend.
+#include <catch2/catch.hpp>
+
+#include "scripted_process.hpp"
+#include "test_support.hpp"
+
+using namespace tsunagi;
+using test::us;
+
+namespace {
+
+// Exits once `expected` inputs of type T have arrived.
+template <class T>
+void exit_after(test::ScriptedProcess& self, const Input& input, int& seen, int expected) {
+  if (std::holds_alternative<T>(input.event) && ++seen == expected)
+    self.command(ExitCmd{true, "done"});
+}
+
+}  // namespace
+
+TEST_CASE("probe: RTT of 64 B probes is twice the one-way time of the route") {
+  test::EngineHolder engine;
+  const scenario::Scenario s = test::three_level_scenario();
+  test::RecordingObserver observer;
+  test::ScriptedRun run;
+  const Endpoint far = test::endpoint_of(s, 3);   // two switches away: 55 us
+  const Endpoint near = test::endpoint_of(s, 2);  // same switch: 4 us
+  int results = 0;
+  run.scripts[1] = [&](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) {
+      self.command(ProbeRttCmd{1, far, 3, 64});
+      self.command(ProbeRttCmd{2, near, 3, 64});
+      self.command(ProbeRttCmd{3, self.self(), 2, 64});  // same host: the loopback
+      self.command(ProbeRttCmd{4, "nowhere:0", 3, 64});
+    }
+    exit_after<RttMeasuredInput>(self, input, results, 4);
+  };
+  run.scripts[2] = run.scripts[3] = [](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event))
+      self.command(ArmTimerCmd{1, 1 * kNsPerMs});  // stay up while probed
+    if (std::holds_alternative<TimerFiredInput>(input.event)) self.command(ExitCmd{true, ""});
+  };
+  run.run(s, observer);
+
+  std::map<std::uint64_t, std::pair<TimeNs, RttMeasuredInput>> by_probe;
+  for (const auto& [now, m] : run.of<RttMeasuredInput>(1)) by_probe[m.probe] = {now, m};
+  REQUIRE(by_probe.size() == 4);
+  CHECK(by_probe[1].second.ok);
+  CHECK(by_probe[1].second.rtt == Approx(us(2 * (55 + 0.512))).epsilon(0.01));
+  CHECK(by_probe[1].first == Approx(3 * by_probe[1].second.rtt).epsilon(0.01));  // sequential
+  CHECK(by_probe[2].second.ok);
+  CHECK(by_probe[2].second.rtt == Approx(us(2 * (4 + 0.512))).epsilon(0.01));
+  CHECK(by_probe[3].second.ok);
+  CHECK(by_probe[3].second.rtt == Approx(us(2 * (0.5 + 0.0064))).epsilon(0.01));
+  CHECK_FALSE(by_probe[4].second.ok);
+  CHECK(by_probe[4].first == 0);
+  REQUIRE(observer.counts.size() == 1);
+  CHECK(observer.counts[0].first == "inference.rtt_probes");
+  CHECK(observer.counts[0].second == 4);
+  CHECK(run.summary.all_exited_ok);
+}
+
+TEST_CASE("probe: a target that has exited fails the probe when the ping arrives") {
+  test::EngineHolder engine;
+  const scenario::Scenario s = test::three_level_scenario();
+  test::RecordingObserver observer;
+  test::ScriptedRun run;
+  const Endpoint near = test::endpoint_of(s, 2);  // rank 2 exits at time 0
+  run.scripts[1] = [near](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event))
+      self.command(ProbeRttCmd{1, near, 3, 64});
+    if (std::holds_alternative<RttMeasuredInput>(input.event)) self.command(ExitCmd{true, ""});
+  };
+  run.run(s, observer);
+  const auto results = run.of<RttMeasuredInput>(1);
+  REQUIRE(results.size() == 1);
+  CHECK_FALSE(results[0].second.ok);
+  CHECK(results[0].first == Approx(us(4 + 0.512)));
+}
+
+TEST_CASE("compute: takes its duration while the process answers pings and timers fire on time") {
+  test::EngineHolder engine;
+  const scenario::Scenario s = test::three_level_scenario();
+  test::RecordingObserver observer;
+  test::ScriptedRun run;
+  const Endpoint busy = test::endpoint_of(s, 3);
+  run.scripts[3] = [](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) {
+      self.command(ComputeCmd{5, 1 * kNsPerMs});
+      self.command(ComputeCmd{6, 0});
+    }
+    if (const auto* done = std::get_if<ComputeDoneInput>(&input.event))
+      if (done->task == 5) self.command(ExitCmd{true, "computed"});
+  };
+  run.scripts[1] = [busy](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) {
+      self.command(ProbeRttCmd{1, busy, 1, 64});
+      self.command(ArmTimerCmd{7, 2 * kNsPerMs});
+      self.command(ArmTimerCmd{8, 1 * kNsPerMs + 1});
+    }
+    if (const auto* fired = std::get_if<TimerFiredInput>(&input.event))
+      if (fired->timer == 7) self.command(ExitCmd{true, "timer"});
+  };
+  run.run(s, observer);
+
+  const auto done = run.of<ComputeDoneInput>(3);
+  REQUIRE(done.size() == 2);
+  CHECK(done[0].second.task == 6);
+  CHECK(done[0].first == 0);
+  CHECK(done[1].second.task == 5);
+  CHECK(done[1].first == 1 * kNsPerMs);
+  const auto rtt = run.of<RttMeasuredInput>(1);
+  REQUIRE(rtt.size() == 1);
+  CHECK(rtt[0].second.rtt == Approx(us(2 * (55 + 0.512))).epsilon(0.01));
+  const auto fired = run.of<TimerFiredInput>(1);
+  REQUIRE(fired.size() == 2);
+  CHECK(fired[0].second.timer == 8);
+  CHECK(fired[0].first == 1 * kNsPerMs + 1);
+  CHECK(fired[1].second.timer == 7);
+  CHECK(fired[1].first == 2 * kNsPerMs);
+  CHECK(run.summary.simulated_end == 2 * kNsPerMs);
+}
+
+TEST_CASE("compute: two computations on a one-core host share the core") {
+  test::EngineHolder engine;
+  const scenario::Scenario s = test::three_level_scenario();
+  test::RecordingObserver observer;
+  test::ScriptedRun run;
+  int finished = 0;
+  run.scripts[5] = [&finished](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) {
+      self.command(ComputeCmd{1, 1 * kNsPerMs});
+      self.command(ComputeCmd{2, 1 * kNsPerMs});
+    }
+    exit_after<ComputeDoneInput>(self, input, finished, 2);
+  };
+  run.run(s, observer);
+  const auto done = run.of<ComputeDoneInput>(5);
+  REQUIRE(done.size() == 2);
+  CHECK(done[0].first == 2 * kNsPerMs);
+  CHECK(done[1].first == 2 * kNsPerMs);
+}
+
+TEST_CASE("failure: a process that throws is reported and the others finish") {
+  test::EngineHolder engine;
+  const scenario::Scenario s = test::three_level_scenario();
+  test::RecordingObserver observer;
+  test::ScriptedRun run;
+  run.scripts[2] = [](test::ScriptedProcess&, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) throw std::runtime_error("boom");
+  };
+  run.run(s, observer);
+  CHECK_FALSE(run.summary.all_exited_ok);
+  CHECK(run.summary.failure == "r2 failed: exception: boom");
+  int clean = 0;
+  for (const auto& exit : observer.exits) clean += exit.ok ? 1 : 0;
+  CHECK(clean == 7);  // six ranks and the rendezvous
+}
+
+TEST_CASE("failure: a process still waiting when events run out is reported") {
+  test::EngineHolder engine;
+  const scenario::Scenario s = test::three_level_scenario();
+  test::RecordingObserver observer;
+  test::ScriptedRun run;
+  run.scripts[4] = [](test::ScriptedProcess&, const Input&) {};  // never exits
+  run.run(s, observer);
+  CHECK_FALSE(run.summary.all_exited_ok);
+  CHECK(run.summary.failure.find("r4 failed: still waiting") == 0);
+}
