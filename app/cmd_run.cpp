@@ -75,7 +75,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
   run->add_option("--set", options.sets, "Override a scenario key, e.g. --set placement.processes=8"
                                          " (repeatable)")
       ->type_name("KEY=VALUE")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false);  // one pair per --set: a following SCENARIO is not a pair
   run->add_flag("-q,--quiet", options.quiet, "No progress lines on stderr");
   return run;
 }

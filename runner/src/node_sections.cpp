@@ -79,12 +79,18 @@ ordered_json connections_section(const ReportIndex& reports, NullReasons& nulls)
 ordered_json messages_section(const ReportIndex& reports, NullReasons& nulls) {
   ordered_json section = ordered_json::object();
   const std::string p = "messages.";
-  for (const char* key : {"sent", "delivered", "relayed"}) {
+  // "undeliverable" and "frames_rejected" are beyond the report contract: null (and no
+  // problem, they are not required keys) if a core omits them.
+  for (const char* key : {"sent", "delivered", "relayed", "undeliverable"}) {
     const std::string field = std::string("messages_") + key;
     std::string why;
     auto sums = totals(reports, field.c_str(), why);
     put(section, p, key, sums ? std::optional(sums->sum) : std::nullopt, why, nulls);
   }
+  std::string why;
+  auto rejected = totals(reports, "frames_rejected", why);
+  put(section, p, "frames_rejected", rejected ? std::optional(rejected->sum) : std::nullopt, why,
+      nulls);
   return section;
 }
 

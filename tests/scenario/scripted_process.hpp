@@ -41,6 +41,7 @@ class ScriptedProcess : public Process {
 struct ScriptedRun {
   std::map<Rank, Script> scripts;  // kNoRank = the rendezvous
   std::map<Rank, std::vector<Input>> inputs;
+  bool record = true;  // false: keep no inputs (scale runs)
   sim::simgrid::SimgridRunSummary summary;
 
   void run(const scenario::Scenario& scenario, runner::RunObserver& observer);

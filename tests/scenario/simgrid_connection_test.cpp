@@ -19,7 +19,6 @@ Bytes bytes_of(std::initializer_list<std::uint8_t> values) { return Bytes(values
 }  // namespace
 
 TEST_CASE("connection: handshake then frames in order then close follow the platform") {
-  test::EngineHolder engine;
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;
   test::ScriptedRun run;
@@ -71,7 +70,6 @@ TEST_CASE("connection: handshake then frames in order then close follow the plat
 }
 
 TEST_CASE("connection: unknown endpoint refused at once and exited target refused on arrival") {
-  test::EngineHolder engine;
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;
   test::ScriptedRun run;
@@ -99,7 +97,6 @@ TEST_CASE("connection: unknown endpoint refused at once and exited target refuse
 }
 
 TEST_CASE("connection: no SYN-ACK within connect_timeout times out and the acceptor is reset") {
-  test::EngineHolder engine;
   scenario::Scenario s = test::three_level_scenario();
   s.protocol.overlay.connect_timeout = 50 * kNsPerUs;  // below the 111 us round trip
   test::RecordingObserver observer;
@@ -130,7 +127,6 @@ TEST_CASE("connection: no SYN-ACK within connect_timeout times out and the accep
 }
 
 TEST_CASE("connection: a large frame does not hold up a small one from another sender") {
-  test::EngineHolder engine;
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;
   test::ScriptedRun run;

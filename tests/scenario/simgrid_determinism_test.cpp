@@ -18,7 +18,6 @@ namespace {
 // Every rank connects to every other one, sends a frame whose size depends on both ranks,
 // probes everyone, traces what it receives and exits when all of that is done.
 std::string busy_run_log() {
-  test::EngineHolder engine;
   const scenario::Scenario s = test::three_level_scenario();
   const int ranks = scenario::process_count(s);
   test::RecordingObserver observer;

@@ -19,7 +19,6 @@ void exit_after(test::ScriptedProcess& self, const Input& input, int& seen, int 
 }  // namespace
 
 TEST_CASE("probe: RTT of 64 B probes is twice the one-way time of the route") {
-  test::EngineHolder engine;
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;
   test::ScriptedRun run;
@@ -61,7 +60,6 @@ TEST_CASE("probe: RTT of 64 B probes is twice the one-way time of the route") {
 }
 
 TEST_CASE("probe: a target that has exited fails the probe when the ping arrives") {
-  test::EngineHolder engine;
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;
   test::ScriptedRun run;
@@ -79,7 +77,6 @@ TEST_CASE("probe: a target that has exited fails the probe when the ping arrives
 }
 
 TEST_CASE("compute: takes its duration while the process answers pings and timers fire on time") {
-  test::EngineHolder engine;
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;
   test::ScriptedRun run;
@@ -122,7 +119,6 @@ TEST_CASE("compute: takes its duration while the process answers pings and timer
 }
 
 TEST_CASE("compute: two computations on a one-core host share the core") {
-  test::EngineHolder engine;
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;
   test::ScriptedRun run;
@@ -142,7 +138,6 @@ TEST_CASE("compute: two computations on a one-core host share the core") {
 }
 
 TEST_CASE("failure: a process that throws is reported and the others finish") {
-  test::EngineHolder engine;
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;
   test::ScriptedRun run;
@@ -158,7 +153,6 @@ TEST_CASE("failure: a process that throws is reported and the others finish") {
 }
 
 TEST_CASE("failure: a process still waiting when events run out is reported") {
-  test::EngineHolder engine;
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;
   test::ScriptedRun run;

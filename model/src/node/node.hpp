@@ -30,7 +30,8 @@ struct NodeCounters {
   std::uint64_t messages_relayed = 0;
   std::uint64_t messages_undeliverable = 0;
   std::uint64_t frames_rejected = 0;
-  std::uint64_t shortcuts_opened = 0;
+  std::uint64_t shortcuts_opened = 0;     // opened by this node (each shortcut counted once)
+  std::uint64_t shortcuts_accepted = 0;   // opened towards this node by a peer
   std::uint64_t shortcuts_evicted = 0;
   std::uint64_t rtt_probes = 0;
   int open_data_connections = 0;

@@ -98,7 +98,7 @@ void Node::shortcut_up(Rank peer, ConnId id, bool initiated) {
     if (initiated) retire_shortcut(id);
     return;
   }
-  ++counters_.shortcuts_opened;
+  ++(initiated ? counters_.shortcuts_opened : counters_.shortcuts_accepted);
   trace(initiated ? "shortcut_opened" : "shortcut_accepted", {{"peer", peer}});
   if (auto victim = shortcuts_.insert(peer, id)) {
     ++counters_.shortcuts_evicted;
@@ -147,6 +147,7 @@ void Node::on_shutdown() {
                   {"static_connections", static_conns_.size()},
                   {"max_connections", counters_.max_data_connections},
                   {"shortcuts_opened", counters_.shortcuts_opened},
+                  {"shortcuts_accepted", counters_.shortcuts_accepted},
                   {"shortcuts_evicted", counters_.shortcuts_evicted},
                   {"rtt_probes", counters_.rtt_probes}});
   phase_ = Phase::Exited;

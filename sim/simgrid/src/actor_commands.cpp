@@ -42,7 +42,7 @@ void ProcessActor::perform(Command& command) {
         } else if constexpr (std::is_same_v<T, ReportCmd>) {
           world_.observer().on_report(self_.label, now(), cmd);
         } else if constexpr (std::is_same_v<T, ExitCmd>) {
-          stop(cmd);
+          stop(cmd, now());
         } else {
           static_assert(sizeof(T) == 0, "a command is not performed");
         }

@@ -59,8 +59,7 @@ SimgridRunSummary run_simgrid_with(const scenario::Scenario& scenario,
   engine->run();
 
   SimgridRunSummary summary;
-  summary.simulated_end = to_ns(sg4::Engine::get_clock());
-  world.finish(summary.simulated_end);
+  summary.simulated_end = world.finish(to_ns(sg4::Engine::get_clock()));
   summary.all_exited_ok = world.all_exited_ok();
   summary.failure = world.failure();
   return summary;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -28,6 +30,16 @@ void check_network_model(const std::string& model) {
   std::string known;
   for (const char* name : kNetworkModels) known += (known.empty() ? "" : ", ") + std::string(name);
   throw std::invalid_argument("simgrid.network_model '" + model + "' is not one of: " + known);
+}
+
+// TSUNAGI_SIMGRID_CFG="name:value name:value": SimGrid settings for experiments (what
+// --cfg=name:value does for SimGrid programs), applied last so they win. docs/simgrid.md.
+void apply_extra_config() {
+  const char* extra = std::getenv("TSUNAGI_SIMGRID_CFG");
+  if (extra == nullptr) return;
+  std::istringstream settings(extra);
+  std::string setting;
+  while (settings >> setting) sg4::Engine::set_config(setting);
 }
 
 }  // namespace
@@ -56,8 +68,9 @@ void configure_engine(const scenario::Scenario& scenario) {
   // A flow never goes faster than window / (2 * route latency): SimGrid's default 4 MiB window
   // only bites on long-latency routes, as TCP's would.
   sg4::Engine::set_config("network/TCP-gamma", 4194304.0);
-  // Each flow also loads its reverse route by 5% (the ACK stream).
-  sg4::Engine::set_config("network/crosstraffic", true);
+  // No 5% ACK load on the reverse route: links are full duplex and directions stay
+  // independent, and the solver's systems stay small (twice as fast under probe storms).
+  sg4::Engine::set_config("network/crosstraffic", false);
   // The star zones use explicit per-host loopback links; these only matter to zone kinds that
   // use the model's implicit loopback, set the same way for consistency.
   sg4::Engine::set_config("network/loopback-lat", to_seconds(scenario.network.loopback_latency));
@@ -68,6 +81,7 @@ void configure_engine(const scenario::Scenario& scenario) {
     sg4::Engine::set_config("contexts/stack-size", 1024);
     sg4::Engine::set_config("contexts/guard-size", 0);
   }
+  apply_extra_config();
 }
 
 PlatformOptions platform_options(const scenario::Scenario& scenario) {

@@ -34,8 +34,11 @@ void ProcessActor::run() {
         ready_.pop_front();
         deliver(std::move(event));
       } else if (!fire_due_timer()) {
+        // Stopped at the later of the last rank's exit and its own last input, not when the
+        // wake-up message arrives: that message is this adapter's, not the protocol's.
         if (rendezvous_may_stop())
-          stop(ExitCmd{true, "stopped by the backend: all ranks exited"});
+          stop(ExitCmd{true, "stopped by the backend: all ranks exited"},
+               std::max(world_.last_rank_exit(), last_now_));
         else
           wait_for_event();
       }
@@ -43,7 +46,7 @@ void ProcessActor::run() {
   } catch (const std::exception& error) {
     // The core (or this adapter) broke: the process dies, the run goes on and reports it.
     // SimGrid's ForcefulKillException is no std::exception, so killing still unwinds.
-    if (!zombie_) stop(ExitCmd{false, std::string("exception: ") + error.what()});
+    if (!zombie_) stop(ExitCmd{false, std::string("exception: ") + error.what()}, now());
   }
   // An exited process drains its inbox, so what others still send it completes, until SimGrid
   // ends the run (it kills daemon actors once no other actor is left).
@@ -133,9 +136,9 @@ bool ProcessActor::rendezvous_may_stop() const {
          puts_in_flight_ == 0 && execs_running_ == 0 && self_.put_to == consumed_;
 }
 
-void ProcessActor::stop(const ExitCmd& exit) {
+void ProcessActor::stop(const ExitCmd& exit, TimeNs at) {
   if (zombie_) return;
-  const bool wake_rendezvous = world_.record_exit(index_, now(), exit);
+  const bool wake_rendezvous = world_.record_exit(index_, at, exit);
   close_all();
   become_zombie();
   if (wake_rendezvous) {

@@ -93,7 +93,7 @@ class ProcessActor {
   void on_completed(const Watch& watch);
   void watch(::simgrid::s4u::ActivityPtr activity, const Watch& what);
   bool rendezvous_may_stop() const;
-  void stop(const ExitCmd& exit);
+  void stop(const ExitCmd& exit, TimeNs at);
   void become_zombie();
 
   // actor_inbox.cpp: the inbox

@@ -1,6 +1,7 @@
 // Shared run state: process table, exits, counters and progress.
 #include "world.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -64,11 +65,13 @@ bool World::record_exit(int index, TimeNs now, const ExitCmd& exit) {
   ProcessEntry& entry = process(index);
   if (entry.exited) return false;
   entry.exited = true;
+  last_exit_ = std::max(last_exit_, now);
   observer_.on_exit(entry.label, now, exit);
   if (!exit.ok && failure_.empty())
     failure_ = entry.label + " failed: " + (exit.reason.empty() ? "no reason given" : exit.reason);
   if (entry.rank == kNoRank) return false;
   --ranks_running_;
+  last_rank_exit_ = std::max(last_rank_exit_, now);
   return ranks_running_ == 0 && !process(rendezvous_index()).exited;
 }
 
@@ -84,13 +87,14 @@ void World::count_event(TimeNs now) {
   observer_.on_progress(line);
 }
 
-void World::finish(TimeNs end) {
+TimeNs World::finish(TimeNs clock) {
   for (int i = 0; i < process_count(); ++i) {
     if (process(i).exited) continue;
     // The engine ran out of events while this process still waited for something.
-    record_exit(i, end, ExitCmd{false, "still waiting when the simulation ran out of events"});
+    record_exit(i, clock, ExitCmd{false, "still waiting when the simulation ran out of events"});
   }
   observer_.on_backend_count("inference.rtt_probes", static_cast<double>(rtt_probes_));
+  return last_exit_;
 }
 
 }  // namespace tsunagi::sim::simgrid

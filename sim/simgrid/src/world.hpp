@@ -48,13 +48,16 @@ class World {
   // last rank to exit while the rendezvous still runs (the caller then wakes the rendezvous).
   bool record_exit(int index, TimeNs now, const ExitCmd& exit);
   int ranks_running() const { return ranks_running_; }
+  TimeNs last_rank_exit() const { return last_rank_exit_; }
 
   void count_probe() { ++rtt_probes_; }
   // One input delivered somewhere; reports progress now and then.
   void count_event(TimeNs now);
 
-  // After the engine stopped: reports processes that never exited, then the backend counts.
-  void finish(TimeNs end);
+  // After the engine stopped at `clock`: reports processes that never exited and the backend
+  // counts. Returns when the run ended: the last exit (exited processes still flushing their
+  // streams keep SimGrid's clock going a little longer, which is not part of the run).
+  TimeNs finish(TimeNs clock);
   bool all_exited_ok() const { return failure_.empty(); }
   const std::string& failure() const { return failure_; }
 
@@ -65,6 +68,8 @@ class World {
   runner::RunObserver& observer_;
   std::shared_ptr<const ProtocolConfig> config_;
   int ranks_running_ = 0;
+  TimeNs last_rank_exit_ = 0;
+  TimeNs last_exit_ = 0;
   std::uint64_t rtt_probes_ = 0;
   std::uint64_t events_ = 0;
   std::uint64_t next_progress_events_ = 0;

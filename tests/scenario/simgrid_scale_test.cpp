@@ -1,0 +1,76 @@
+// Scale checks, hidden from ctest (tag [.]): run them by name, e.g.
+//   TSUNAGI_SCALE_EDGES=20 TSUNAGI_SCALE_HOSTS=50 tsunagi_simgrid_tests "[scale]"
+// Every rank probes every other rank (K samples, one probe at a time), the all-pairs RTT
+// phase of topology inference, then all ranks exit together. Rank r probes r+1, r+2, ...
+// (mod N); TSUNAGI_SCALE_SAME_ORDER=1 makes every rank probe 0, 1, 2, ... instead, so all of
+// them hit the same target at once (the worst case for the target's adapter).
+#include <chrono>
+#include <cstdlib>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "scripted_process.hpp"
+#include "test_support.hpp"
+
+using namespace tsunagi;
+
+namespace {
+
+int env_or(const char* name, int fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::atoi(value) : fallback;
+}
+
+class CountingObserver : public test::RecordingObserver {
+ public:
+  void on_progress(const std::string& message) override { WARN(message); }
+};
+
+}  // namespace
+
+TEST_CASE("scale: all-pairs RTT probes", "[.][scale]") {
+  const int edges = env_or("TSUNAGI_SCALE_EDGES", 20);
+  const int hosts = env_or("TSUNAGI_SCALE_HOSTS", 50);
+  const int samples = env_or("TSUNAGI_SCALE_SAMPLES", 3);
+  const bool same_order = env_or("TSUNAGI_SCALE_SAME_ORDER", 0) != 0;
+  const scenario::Scenario s = test::wide_scenario(edges, hosts);
+  const int ranks = scenario::process_count(s);
+  std::vector<Endpoint> endpoints;
+  for (Rank r = 0; r < ranks; ++r) endpoints.push_back(test::endpoint_of(s, r));
+
+  std::vector<int> probed(static_cast<std::size_t>(ranks), 0);
+  std::uint64_t measured = 0;
+  test::ScriptedRun run;
+  auto probe_next = [&](test::ScriptedProcess& self) {
+    int& count = probed[static_cast<std::size_t>(self.rank())];
+    if (count == ranks - 1) return;
+    ++count;
+    const int peer = same_order ? (count <= self.rank() ? count - 1 : count)
+                                : (self.rank() + count) % ranks;
+    self.command(ProbeRttCmd{static_cast<std::uint64_t>(peer),
+                             endpoints[static_cast<std::size_t>(peer)], samples, 64});
+  };
+  for (Rank r = 0; r < ranks; ++r) {
+    run.scripts[r] = [&](test::ScriptedProcess& self, const Input& input) {
+      if (std::holds_alternative<StartedInput>(input.event)) {
+        self.command(ArmTimerCmd{0, 1000 * kNsPerSec});  // everyone is done long before
+        probe_next(self);
+      } else if (const auto* rtt = std::get_if<RttMeasuredInput>(&input.event)) {
+        if (rtt->ok) ++measured;
+        probe_next(self);
+      } else if (std::holds_alternative<TimerFiredInput>(input.event)) {
+        self.command(ExitCmd{true, "done"});
+      }
+    };
+  }
+  run.record = false;
+  CountingObserver observer;
+  const auto started = std::chrono::steady_clock::now();
+  run.run(s, observer);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  WARN(ranks << " ranks, " << measured << " RTTs measured (" << samples << " samples each), wall "
+             << wall << " s");
+  CHECK(measured == static_cast<std::uint64_t>(ranks) * static_cast<std::uint64_t>(ranks - 1));
+  CHECK(run.summary.all_exited_ok);
+}
