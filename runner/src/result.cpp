@@ -150,6 +150,17 @@ const ordered_json* find_dotted(const ordered_json& json, const std::string& dot
   }
 }
 
+// Reports with keys the schema does not name (e.g. "rtt_row", the one node's RTT row behind
+// paper 000 Fig. 4) are kept under "reports.<key>", the last one of each key winning.
+static ordered_json other_reports(const Recorder& recorder) {
+  ordered_json out = ordered_json::object();
+  for (const ReportEntry& report : recorder.reports()) {
+    if (report.key == "node" || report.key == "inference" || report.key == "workload") continue;
+    out[report.key] = report.value;
+  }
+  return out;
+}
+
 RunResult build_result(const RunFacts& facts, const Recorder& recorder) {
   detail::NullReasons nulls;
   const detail::ReportIndex reports = detail::index_reports(recorder, facts.processes);
@@ -169,6 +180,7 @@ RunResult build_result(const RunFacts& facts, const Recorder& recorder) {
   json["workload"] = detail::workload_section(reports, facts, nulls);
   json["run"] = run_section(facts, recorder, reports);
   json["backend_counts"] = backend_counts_object(recorder.backend_counts());
+  json["reports"] = other_reports(recorder);
   json["simulated_end_s"] = seconds(facts.summary.simulated_end);
   json["wall_s"] = facts.wall_s;
   apply_backend_counts(json, recorder.backend_counts(), nulls);

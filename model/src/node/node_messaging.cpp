@@ -81,8 +81,23 @@ void Node::on_data(wire::Frame frame) {
   workload_->on_message(*this, frame.src, data.tag, data.body, frame.filler);
 }
 
+// A shortcut takes a cache slot from the moment it is opened, so a burst of relayed sends cannot
+// open more connections than the cache holds. With every slot taken, the least recently used
+// established shortcut makes room; if all slots are still connecting, the message just stays
+// relayed (paper 000 §3.2 bounds the number of shortcuts; it does not say what a burst does).
 void Node::maybe_open_shortcut(Rank peer) {
-  if (shortcuts_.capacity() == 0 || shortcut_pending_.count(peer)) return;
+  const auto capacity = static_cast<std::size_t>(shortcuts_.capacity());
+  if (capacity == 0 || shortcut_pending_.count(peer)) return;
+  if (shortcuts_.size() + shortcut_pending_.size() >= capacity) {
+    auto order = shortcuts_.peers_lru_order();
+    if (order.empty()) return;
+    Rank victim = order.front();
+    ConnId victim_conn = *shortcuts_.find(victim);
+    shortcuts_.erase(victim);
+    ++counters_.shortcuts_evicted;
+    trace("shortcut_evicted", {{"peer", victim}});
+    retire_shortcut(victim_conn);
+  }
   shortcut_pending_.insert(peer);
   open_connection(directory_[static_cast<std::size_t>(peer)], peer, wire::ConnPurpose::Shortcut);
 }
