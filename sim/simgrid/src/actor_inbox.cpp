@@ -3,9 +3,12 @@
 // Each inbox has its actor as permanent receiver, so a message starts flowing the moment it is
 // put, like a segment a kernel accepts before the application reads it. The actor keeps a get
 // posted for every message on its way in plus a few spare ones: a new message then finds a free
-// get and is watched from the start, so it is delivered exactly when it arrives. (A message that
-// finds no free get waits in SimGrid's done queue and is picked up at the next wake, in the
-// order messages were sent; only bursts larger than the spare gets between two wakes see that.)
+// get and is watched from the start, so it is delivered exactly when it arrives. A message that
+// finds no free get waits in SimGrid's done queue and is picked up at the actor's next wake, in
+// the order messages were sent: it is late only if it arrives before that wake. A process that
+// sees such bursts keeps more spare gets (up to kMaxSpareGets), and fewer again once they stop.
+#include <algorithm>
+
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
@@ -14,13 +17,22 @@
 namespace tsunagi::sim::simgrid {
 namespace {
 
-constexpr std::uint64_t kSpareGets = 2;
+constexpr std::uint64_t kMinSpareGets = 2;
+constexpr std::uint64_t kMaxSpareGets = 64;
+constexpr std::uint64_t kCalmWakes = 64;  // wakes without a burst before one spare get goes
 
 }  // namespace
 
 void ProcessActor::post_gets() {
   const std::uint64_t on_the_way = self_.put_to - consumed_;
-  while (static_cast<std::uint64_t>(gets_posted_) < on_the_way + kSpareGets) {
+  if (on_the_way > static_cast<std::uint64_t>(gets_posted_)) {
+    spare_gets_ = std::min(kMaxSpareGets, 2 * spare_gets_);  // some arrived unwatched
+    calm_wakes_ = 0;
+  } else if (spare_gets_ > kMinSpareGets && ++calm_wakes_ >= kCalmWakes) {
+    --spare_gets_;
+    calm_wakes_ = 0;
+  }
+  while (static_cast<std::uint64_t>(gets_posted_) < on_the_way + spare_gets_) {
     std::uint32_t slot;
     if (free_slots_.empty()) {
       slot = static_cast<std::uint32_t>(get_slots_.size());

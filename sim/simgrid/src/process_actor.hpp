@@ -140,6 +140,8 @@ class ProcessActor {
   std::vector<::simgrid::s4u::ActivityPtr> activities_;  // parallel to watches_
   std::vector<Watch> watches_;
   int gets_posted_ = 0;
+  std::uint64_t spare_gets_ = 2;  // free gets kept posted beyond the messages on their way
+  std::uint64_t calm_wakes_ = 0;
   int puts_in_flight_ = 0;
   int execs_running_ = 0;
   std::uint64_t consumed_ = 0;        // inbox messages received so far
