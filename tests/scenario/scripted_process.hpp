@@ -62,6 +62,8 @@ struct ScriptedRun {
 Endpoint endpoint_of(const scenario::Scenario& scenario, Rank rank);
 
 // Seconds to nanoseconds, for expected times written in microseconds.
-constexpr double us(double microseconds) { return microseconds * 1e3; }
+constexpr double us(double microseconds) {
+  return microseconds * 1e3;
+}
 
 }  // namespace tsunagi::test

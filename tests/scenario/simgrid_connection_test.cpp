@@ -14,7 +14,9 @@ namespace {
 
 constexpr double kOneWay13 = 55.0 + 0.512;  // us: a 64 B segment from rank 1 to rank 3
 
-Bytes bytes_of(std::initializer_list<std::uint8_t> values) { return Bytes(values); }
+Bytes bytes_of(std::initializer_list<std::uint8_t> values) {
+  return Bytes(values);
+}
 
 }  // namespace
 
@@ -26,9 +28,9 @@ TEST_CASE("connection: handshake then frames in order then close follow the plat
   run.scripts[1] = [to](test::ScriptedProcess& self, const Input& input) {
     if (std::holds_alternative<StartedInput>(input.event)) self.command(ConnectCmd{7, to});
     if (std::holds_alternative<ConnectedInput>(input.event)) {
-      self.command(SendCmd{7, bytes_of({1, 2, 3}), 97});   // 100 B, goes at once
+      self.command(SendCmd{7, bytes_of({1, 2, 3}), 97});  // 100 B, goes at once
       self.command(SendCmd{7, bytes_of({4}), 999'999});   // 1 MB, queued behind it
-      self.command(SendCmd{7, bytes_of({5, 6}), 0});       // queued too, leaves with the 1 MB
+      self.command(SendCmd{7, bytes_of({5, 6}), 0});      // queued too, leaves with the 1 MB
       self.command(CloseCmd{7});
       self.command(ExitCmd{true, "sent"});
     }

@@ -30,8 +30,8 @@ std::string busy_run_log() {
         for (Rank peer = 0; peer < ranks; ++peer) {
           if (peer == self.rank()) continue;
           self.command(ConnectCmd{static_cast<ConnId>(peer) + 1, test::endpoint_of(s, peer)});
-          self.command(ProbeRttCmd{static_cast<std::uint64_t>(peer), test::endpoint_of(s, peer),
-                                   2, 64});
+          self.command(
+              ProbeRttCmd{static_cast<std::uint64_t>(peer), test::endpoint_of(s, peer), 2, 64});
         }
         left = 3 * (ranks - 1);  // a probe result, a connect, a frame in, per peer
         return;
@@ -77,7 +77,8 @@ std::string run_in_child(std::string (*body)()) {
   std::string out;
   char buffer[4096];
   ssize_t n;
-  while ((n = read(fds[0], buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(n));
+  while ((n = read(fds[0], buffer, sizeof buffer)) > 0)
+    out.append(buffer, static_cast<std::size_t>(n));
   close(fds[0]);
   int status = 0;
   waitpid(child, &status, 0);

@@ -34,7 +34,9 @@ Route route(const sg4::Host* from, const sg4::Host* to) {
   return r;
 }
 
-sg4::Host* host(const std::string& name) { return sg4::Engine::get_instance()->host_by_name(name); }
+sg4::Host* host(const std::string& name) {
+  return sg4::Engine::get_instance()->host_by_name(name);
+}
 
 Platform build(const scenario::Scenario& s) {
   sim::simgrid::configure_engine(s);

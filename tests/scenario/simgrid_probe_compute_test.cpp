@@ -161,3 +161,43 @@ TEST_CASE("failure: a process still waiting when events run out is reported") {
   CHECK_FALSE(run.summary.all_exited_ok);
   CHECK(run.summary.failure.find("r4 failed: still waiting") == 0);
 }
+
+TEST_CASE("endpoints: ranks of one host get consecutive slots and probe over the loopback") {
+  scenario::Scenario s = test::three_level_scenario();
+  s.placement.procs_per_host = 2;
+  s.placement.processes = 5;  // core-h00:0-1, edge0-h00:0-1, edge0-h01:0
+  s.protocol.processes = scenario::process_count(s);
+  test::RecordingObserver observer;
+  test::ScriptedRun run;
+  run.scripts[2] = [](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event))
+      self.command(ProbeRttCmd{1, "edge0-h00:1", 1, 64});
+    if (std::holds_alternative<RttMeasuredInput>(input.event)) self.command(ExitCmd{true, ""});
+  };
+  run.scripts[3] = [](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event))
+      self.command(ArmTimerCmd{1, 1 * kNsPerMs});
+    if (std::holds_alternative<TimerFiredInput>(input.event)) self.command(ExitCmd{true, ""});
+  };
+  run.run(s, observer);
+
+  std::vector<std::string> selves;
+  for (Rank r = 0; r < 5; ++r) {
+    const auto started = run.of<StartedInput>(r);
+    REQUIRE(started.size() == 1);
+    selves.push_back(started[0].second.self);
+    CHECK(started[0].second.rank == r);
+    CHECK(started[0].second.rendezvous == "rendezvous:0");
+    REQUIRE(started[0].second.config != nullptr);
+    CHECK(started[0].second.config->processes == 5);
+  }
+  CHECK(selves == std::vector<std::string>{"core-h00:0", "core-h00:1", "edge0-h00:0", "edge0-h00:1",
+                                           "edge0-h01:0"});
+  CHECK(run.of<StartedInput>(2)[0].second.host == "edge0-h00");
+  const auto rendezvous = run.of<StartedInput>(kNoRank);
+  REQUIRE(rendezvous.size() == 1);
+  CHECK(rendezvous[0].second.self == "rendezvous:0");
+  const auto rtt = run.of<RttMeasuredInput>(2);
+  REQUIRE(rtt.size() == 1);
+  CHECK(rtt[0].second.rtt == Approx(us(2 * (0.5 + 0.0064))).epsilon(0.01));
+}

@@ -2,7 +2,8 @@
 """Paper 000 Fig. 5: integer sort time on 128 processes (64 dual-CPU hosts, 6 switches) for
 shortcut cache sizes 0..16 on the topology-aware plan, against all-to-all ("all") and a random
 half ("random", 64 connections). Runs scenarios/papers/kaneda-is-128.toml on SimGrid and writes
-validation/kaneda/fig5_intsort.csv and fig5_intsort.png. Extra --set arguments apply to every run."""
+validation/kaneda/fig5_intsort.csv and fig5_intsort.png. Extra arguments are key=value overrides
+applied to every run, e.g. workload.intsort.iterations=3."""
 import os
 import sys
 

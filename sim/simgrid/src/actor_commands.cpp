@@ -1,7 +1,7 @@
 // Performing the core's commands, in the order it issued them.
 #include <type_traits>
-#include <variant>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <simgrid/s4u/Actor.hpp>

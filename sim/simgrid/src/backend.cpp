@@ -30,8 +30,7 @@ std::unique_ptr<ProcessActor> start_actor(World& world, int index, std::unique_p
   auto actor = std::make_unique<ProcessActor>(world, index, std::move(core));
   ProcessEntry& entry = world.process(index);
   ProcessActor* body = actor.get();
-  const auto simgrid_actor =
-      sg4::Actor::create(entry.label, entry.host, [body] { body->run(); });
+  const auto simgrid_actor = sg4::Actor::create(entry.label, entry.host, [body] { body->run(); });
   // Messages flow as soon as they are sent, whether or not a get is posted yet.
   entry.inbox->set_receiver(simgrid_actor);
   return actor;
@@ -67,8 +66,7 @@ SimgridRunSummary run_simgrid_with(const scenario::Scenario& scenario,
 
 SimgridRunSummary run_simgrid(const scenario::Scenario& scenario, runner::RunObserver& observer) {
   return run_simgrid_with(
-      scenario, observer, [](Rank) { return make_node(); },
-      [] { return make_rendezvous(); });
+      scenario, observer, [](Rank) { return make_node(); }, [] { return make_rendezvous(); });
 }
 
 }  // namespace tsunagi::sim::simgrid

@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include <simgrid/s4u/Engine.hpp>
 #include <xbt/log.h>
+#include <simgrid/s4u/Engine.hpp>
 
 #include "time_units.hpp"
 

@@ -58,13 +58,13 @@ sg4::Link* duplex_link(sg4::NetZone* zone, const std::string& name, double bandw
   return zone->create_split_duplex_link(name, bandwidth)->set_latency(to_seconds(latency))->seal();
 }
 
-sg4::Host* add_host(const SwitchZones& sw, const std::string& name, const scenario::SwitchSpec& spec,
-                    double loopback_bandwidth, TimeNs loopback_latency,
-                    const PlatformOptions& options) {
+sg4::Host* add_host(const SwitchZones& sw, const std::string& name,
+                    const scenario::SwitchSpec& spec, double loopback_bandwidth,
+                    TimeNs loopback_latency, const PlatformOptions& options) {
   sg4::Host* host = sw.leaf->create_host(name, options.host_speed);
   host->set_core_count(options.cores_per_host);
-  const sg4::Link* link = duplex_link(sw.leaf, name + ".link", spec.host_bandwidth,
-                                      spec.host_latency);
+  const sg4::Link* link =
+      duplex_link(sw.leaf, name + ".link", spec.host_bandwidth, spec.host_latency);
   // From the host to everyone: its link UP; to the host: its link DOWN (symmetrical route).
   sw.leaf->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
                      {sg4::LinkInRoute(link, Direction::UP)}, true);
@@ -114,8 +114,10 @@ std::size_t root_switch_index(const scenario::Network& network) {
     }
   }
   if (roots != 1)
-    throw std::invalid_argument("the network needs exactly one root switch (one without a "
-                                "parent), found " + std::to_string(roots));
+    throw std::invalid_argument(
+        "the network needs exactly one root switch (one without a "
+        "parent), found " +
+        std::to_string(roots));
   return root;
 }
 
@@ -146,9 +148,8 @@ Platform build_platform(const scenario::Network& network, const PlatformOptions&
     }
     // The rendezvous gets a host of its own on the root switch, wired like the root's hosts.
     if (s == root)
-      platform.rendezvous = add_host(switches[s], kRendezvousHost, spec,
-                                     network.loopback_bandwidth, network.loopback_latency,
-                                     options);
+      platform.rendezvous = add_host(switches[s], kRendezvousHost, spec, network.loopback_bandwidth,
+                                     network.loopback_latency, options);
   }
   switches[root].zone->seal();  // seals the whole tree below it
   return platform;

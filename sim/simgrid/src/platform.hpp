@@ -24,7 +24,7 @@ struct PlatformOptions {
 };
 
 struct Platform {
-  std::vector<sg4::Host*> hosts;  // in scenario::enumerate_hosts order
+  std::vector<sg4::Host*> hosts;    // in scenario::enumerate_hosts order
   sg4::Host* rendezvous = nullptr;  // extra host on the root switch
 };
 

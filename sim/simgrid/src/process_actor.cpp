@@ -144,7 +144,8 @@ void ProcessActor::stop(const ExitCmd& exit, TimeNs at) {
   if (wake_rendezvous) {
     Message* message = world_.pool().take();
     message->kind = MessageKind::Stop;
-    put(world_.rendezvous_index(), message, kControlBytes, Watch{WatchKind::Put, MessageKind::Stop});
+    put(world_.rendezvous_index(), message, kControlBytes,
+        Watch{WatchKind::Put, MessageKind::Stop});
   }
 }
 

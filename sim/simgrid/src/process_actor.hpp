@@ -46,20 +46,20 @@ class ProcessActor {
   enum class ConnState : std::uint8_t {
     Connecting,  // our SYN is out, no SYN-ACK yet
     Open,
-    Closing,     // we closed: the queue drains, our FIN goes with its last frames
-    Abandoned,   // we gave up connecting; a late SYN-ACK gets a reset
+    Closing,    // we closed: the queue drains, our FIN goes with its last frames
+    Abandoned,  // we gave up connecting; a late SYN-ACK gets a reset
   };
   struct Conn {
     ConnState state = ConnState::Connecting;
     int peer = -1;
-    ConnId peer_conn = 0;   // the peer's id for this connection: what our segments carry
-    bool sending = false;    // one message in flight per direction keeps the stream ordered
+    ConnId peer_conn = 0;      // the peer's id for this connection: what our segments carry
+    bool sending = false;      // one message in flight per direction keeps the stream ordered
     bool syn_ack_due = false;  // acceptor: the SYN-ACK goes before any frame
-    bool fin_due = false;    // closed by us: a FIN follows the queued frames
+    bool fin_due = false;      // closed by us: a FIN follows the queued frames
     bool fin_sent = false;
-    bool peer_gone = false;  // FIN/reset received: nothing more to send
+    bool peer_gone = false;     // FIN/reset received: nothing more to send
     std::uint64_t attempt = 0;  // which connect this is, so a stale time-out is recognised
-    std::vector<Frame> queue;  // frames waiting for the message in flight
+    std::vector<Frame> queue;   // frames waiting for the message in flight
   };
 
   // ------------------------------------------------ RTT probes (actor_probes.cpp)
@@ -87,7 +87,6 @@ class ProcessActor {
   // process_actor.cpp: the loop
   TimeNs now() const;
   void deliver(InputEvent event);
-  void deliver_at(TimeNs at, InputEvent event);
   bool fire_due_timer();
   void wait_for_event();
   void on_completed(const Watch& watch);
@@ -140,12 +139,10 @@ class ProcessActor {
   std::vector<::simgrid::s4u::ActivityPtr> activities_;  // parallel to watches_
   std::vector<Watch> watches_;
   int gets_posted_ = 0;
-  std::uint64_t spare_gets_ = 2;  // free gets kept posted beyond the messages on their way
-  std::uint64_t calm_wakes_ = 0;
   int puts_in_flight_ = 0;
   int execs_running_ = 0;
-  std::uint64_t consumed_ = 0;        // inbox messages received so far
-  std::deque<Message*> get_slots_;    // where each posted get stores its message pointer
+  std::uint64_t consumed_ = 0;      // inbox messages received so far
+  std::deque<Message*> get_slots_;  // where each posted get stores its message pointer
   std::vector<std::uint32_t> free_slots_;
 
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;

@@ -8,8 +8,8 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
-#include "tsunagi/sim/simgrid/simgrid_backend.hpp"
 #include "time_units.hpp"
+#include "tsunagi/sim/simgrid/simgrid_backend.hpp"
 
 namespace tsunagi::sim::simgrid {
 namespace {

@@ -4,9 +4,9 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <simgrid/forward.h>
@@ -19,13 +19,13 @@
 namespace tsunagi::sim::simgrid {
 
 struct ProcessEntry {
-  Rank rank = kNoRank;          // kNoRank for the rendezvous
-  std::string label;            // runner::process_label(rank)
-  Endpoint endpoint;            // "<host>:<slot>"
+  Rank rank = kNoRank;  // kNoRank for the rendezvous
+  std::string label;    // runner::process_label(rank)
+  Endpoint endpoint;    // "<host>:<slot>"
   sg4::Host* host = nullptr;
   sg4::Mailbox* inbox = nullptr;
-  bool exited = false;          // stopped: answers nothing any more
-  std::uint64_t put_to = 0;     // messages ever put into its inbox (the receiver counts gets)
+  bool exited = false;       // stopped: answers nothing any more
+  std::uint64_t put_to = 0;  // messages ever put into its inbox (the receiver counts gets)
 };
 
 class World {
@@ -62,7 +62,7 @@ class World {
   const std::string& failure() const { return failure_; }
 
  private:
-  std::vector<ProcessEntry> processes_;  // ranks in order, then the rendezvous
+  std::vector<ProcessEntry> processes_;            // ranks in order, then the rendezvous
   std::unordered_map<Endpoint, int> by_endpoint_;  // looked up only, never iterated
   MessagePool pool_;
   runner::RunObserver& observer_;
