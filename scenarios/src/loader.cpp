@@ -62,6 +62,10 @@ SimgridConfig read_simgrid(const Section& root) {
                                    "\" — use \"CM02\", \"LV08\", \"SMPI\", \"IB\" or \"Constant\"");
     }
     out.host_speed = s->number("host_speed", out.host_speed, 1, std::numeric_limits<double>::max());
+    out.rtt_probe = s->string("rtt_probe", out.rtt_probe);
+    if (out.rtt_probe != "flow" && out.rtt_probe != "route") {
+      s->fail("rtt_probe", "unknown probe mode \"" + out.rtt_probe + "\" — use \"flow\" or \"route\"");
+    }
   }
   return out;
 }

@@ -30,7 +30,7 @@ struct Schemas {
                         {"registration_timeout"},
                         {"inference", K::Table, &inference}}};
   TableSchema placement{"[placement]", {{"procs_per_host"}, {"processes"}}};
-  TableSchema simgrid{"[simgrid]", {{"network_model"}, {"host_speed"}}};
+  TableSchema simgrid{"[simgrid]", {{"network_model"}, {"host_speed"}, {"rtt_probe"}}};
   TableSchema level{"network.tree.levels[]",
                     {{"fanout"}, {"uplink_bandwidth"}, {"uplink_latency"}}};
   TableSchema tree{"[network.tree]",

@@ -35,8 +35,13 @@ TEST_CASE("scale: all-pairs RTT probes", "[.][scale]") {
   const int hosts = env_or("TSUNAGI_SCALE_HOSTS", 50);
   const int samples = env_or("TSUNAGI_SCALE_SAMPLES", 3);
   const bool same_order = env_or("TSUNAGI_SCALE_SAME_ORDER", 0) != 0;
+  const int parallel = std::max(1, env_or("TSUNAGI_SCALE_PARALLEL", 1));  // probes in flight
   // Probes per rank; default all others. Fewer keep big runs short (for profiling).
-  const scenario::Scenario s = test::wide_scenario(edges, hosts);
+  scenario::Scenario s = test::wide_scenario(edges, hosts);
+  // Uplink bandwidth in MB/s (default 125, like the host links): faster uplinks keep probe
+  // storms from saturating them.
+  for (auto& sw : s.network.switches)
+    sw.uplink_bandwidth = 1e6 * env_or("TSUNAGI_SCALE_UPLINK_MBPS", 125);
   const int ranks = scenario::process_count(s);
   const int peers = std::min(ranks - 1, env_or("TSUNAGI_SCALE_PEERS", ranks - 1));
   std::vector<Endpoint> endpoints;
@@ -65,7 +70,7 @@ TEST_CASE("scale: all-pairs RTT probes", "[.][scale]") {
     run.scripts[r] = [&](test::ScriptedProcess& self, const Input& input) {
       if (std::holds_alternative<StartedInput>(input.event)) {
         self.command(ArmTimerCmd{0, 1000 * kNsPerSec});  // everyone is done long before
-        probe_next(self);
+        for (int i = 0; i < parallel; ++i) probe_next(self);
       } else if (const auto* rtt = std::get_if<RttMeasuredInput>(&input.event)) {
         if (rtt->ok) ++measured;
         const double want = expected_rtt(self.rank(), static_cast<Rank>(rtt->probe));

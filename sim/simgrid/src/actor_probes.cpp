@@ -18,6 +18,13 @@ void ProcessActor::probe(const ProbeRttCmd& cmd) {
     ready_.push_back(RttMeasuredInput{cmd.probe, 0, false});
     return;
   }
+  if (world_.route_probes()) {
+    // Read off the route; the prober still spends K round trips of simulated time.
+    const TimeNs rtt = world_.route_rtt(index_, target, cmd.bytes);
+    arm(TimerKind::RouteProbe, cmd.probe, now() + std::max(1, cmd.samples) * rtt,
+        static_cast<std::uint64_t>(rtt));
+    return;
+  }
   Probe& probe = probes_[cmd.probe];
   probe.target = target;
   probe.bytes = cmd.bytes;

@@ -72,13 +72,13 @@ class ProcessActor {
     TimeNs best = 0;
   };
 
-  enum class TimerKind : std::uint8_t { Core, ConnectTimeout };
+  enum class TimerKind : std::uint8_t { Core, ConnectTimeout, RouteProbe };
   struct Timer {
     TimeNs at = 0;
     std::uint64_t seq = 0;  // arming order breaks ties, so equal deadlines fire in order
     TimerKind kind = TimerKind::Core;
     std::uint64_t id = 0;
-    std::uint64_t attempt = 0;  // ConnectTimeout: the Conn::attempt it belongs to
+    std::uint64_t attempt = 0;  // ConnectTimeout: the Conn::attempt it belongs to; RouteProbe: the RTT
     bool operator>(const Timer& other) const {
       return at != other.at ? at > other.at : seq > other.seq;
     }

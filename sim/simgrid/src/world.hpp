@@ -51,6 +51,10 @@ class World {
   TimeNs last_rank_exit() const { return last_rank_exit_; }
 
   void count_probe() { ++rtt_probes_; }
+  bool route_probes() const { return route_probes_; }
+  // Round trip of `bytes` each way between two processes' hosts, uncontended, read off the
+  // platform's route (the flow model's answer for an idle network).
+  TimeNs route_rtt(int from, int to, std::uint32_t bytes) const;
   // One input delivered somewhere; reports progress now and then.
   void count_event(TimeNs now);
 
@@ -71,6 +75,9 @@ class World {
   TimeNs last_rank_exit_ = 0;
   TimeNs last_exit_ = 0;
   std::uint64_t rtt_probes_ = 0;
+  bool route_probes_ = false;
+  double loopback_bandwidth_ = 0;
+  TimeNs loopback_latency_ = 0;
   std::uint64_t events_ = 0;
   std::uint64_t next_progress_events_ = 0;
   TimeNs next_progress_time_ = 0;

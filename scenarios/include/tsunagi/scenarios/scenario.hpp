@@ -39,6 +39,11 @@ struct Placement {
 struct SimgridConfig {
   std::string network_model = "CM02";  // see docs/simgrid.md for why
   double host_speed = 1e9;            // flop/s; compute phases are given in time, not flops
+  // "flow": each probe sample is a real ping/pong pair of flows (shares links with everything
+  // else). "route": the probe's RTT is read off the route (2 x (latency + bytes / bottleneck)),
+  // the uncontended answer of the flow model, and the prober waits K x RTT. Thousands of
+  // concurrent probe flows make SimGrid's max-min solver the bottleneck; see docs/simgrid.md.
+  std::string rtt_probe = "flow";
 };
 
 struct Scenario {
