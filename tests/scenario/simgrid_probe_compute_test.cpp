@@ -201,3 +201,28 @@ TEST_CASE("endpoints: ranks of one host get consecutive slots and probe over the
   REQUIRE(rtt.size() == 1);
   CHECK(rtt[0].second.rtt == Approx(us(2 * (0.5 + 0.0064))).epsilon(0.01));
 }
+
+TEST_CASE("probe: route mode reads the RTT off the route and takes K round trips") {
+  scenario::Scenario s = test::three_level_scenario();
+  s.simgrid.rtt_probe = "route";
+  test::RecordingObserver observer;
+  test::ScriptedRun run;
+  const Endpoint far = test::endpoint_of(s, 3);
+  int results = 0;
+  run.scripts[1] = [&](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) {
+      self.command(ProbeRttCmd{1, far, 3, 64});
+      self.command(ProbeRttCmd{2, self.self(), 1, 64});
+    }
+    exit_after<RttMeasuredInput>(self, input, results, 2);
+  };
+  run.run(s, observer);
+  std::map<std::uint64_t, std::pair<TimeNs, RttMeasuredInput>> by_probe;
+  for (const auto& [now, m] : run.of<RttMeasuredInput>(1)) by_probe[m.probe] = {now, m};
+  REQUIRE(by_probe.size() == 2);
+  CHECK(by_probe[1].second.ok);
+  CHECK(by_probe[1].second.rtt == Approx(us(2 * (55 + 0.512))).epsilon(0.001));
+  CHECK(by_probe[1].first == 3 * by_probe[1].second.rtt);
+  CHECK(by_probe[2].second.rtt == Approx(us(2 * (0.5 + 0.0064))).epsilon(0.01));
+  CHECK(observer.counts[0].second == 2);
+}

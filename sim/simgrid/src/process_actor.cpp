@@ -71,6 +71,8 @@ bool ProcessActor::fire_due_timer() {
   timers_.pop();
   if (timer.kind == TimerKind::Core)
     deliver(TimerFiredInput{timer.id});
+  else if (timer.kind == TimerKind::RouteProbe)
+    deliver(RttMeasuredInput{timer.id, static_cast<TimeNs>(timer.attempt), true});
   else
     on_connect_timeout(timer.id, timer.attempt);
   return true;

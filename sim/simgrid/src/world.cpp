@@ -5,7 +5,10 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include <limits>
+
 #include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
 #include "time_units.hpp"
@@ -35,6 +38,9 @@ ProcessEntry make_entry(Rank rank, sg4::Host* host, int slot) {
 World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
              const Platform& platform)
     : observer_(observer) {
+  route_probes_ = scenario.simgrid.rtt_probe == "route";
+  loopback_bandwidth_ = scenario.network.loopback_bandwidth;
+  loopback_latency_ = scenario.network.loopback_latency;
   auto config = std::make_shared<ProtocolConfig>(scenario.protocol);
   config->processes = scenario::process_count(scenario);
   config_ = std::move(config);
@@ -95,6 +101,22 @@ TimeNs World::finish(TimeNs clock) {
   }
   observer_.on_backend_count("inference.rtt_probes", static_cast<double>(rtt_probes_));
   return last_exit_;
+}
+
+TimeNs World::route_rtt(int from, int to, std::uint32_t bytes) const {
+  sg4::Host* a = processes_[static_cast<std::size_t>(from)].host;
+  sg4::Host* b = processes_[static_cast<std::size_t>(to)].host;
+  double latency = to_seconds(loopback_latency_);
+  double bottleneck = loopback_bandwidth_;
+  if (a != b) {
+    std::vector<sg4::Link*> links;
+    latency = 0;
+    a->route_to(b, links, &latency);
+    bottleneck = std::numeric_limits<double>::infinity();
+    for (const sg4::Link* link : links) bottleneck = std::min(bottleneck, link->get_bandwidth());
+  }
+  const double one_way = latency + static_cast<double>(bytes) / bottleneck;
+  return 2 * to_ns(one_way);
 }
 
 }  // namespace tsunagi::sim::simgrid
