@@ -32,3 +32,16 @@ def write_csv(path, header, rows):
         f.write(",".join(header) + "\n")
         for row in rows:
             f.write(",".join(str(v) for v in row) + "\n")
+
+
+def pyplot():
+    """matplotlib.pyplot with a file-only backend, or None (the CSV is still written).
+    Debian's python3-matplotlib is installed by tools/install-deps.sh for /usr/bin/python3."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib missing (run with /usr/bin/python3): CSV only", file=sys.stderr)
+        return None
+    return plt

@@ -23,12 +23,8 @@ def main():
     print(f"rank 0: {len(rtts_us)} peers, largest step after peer #{jump_at} "
           f"({rtts_us[jump_at - 1]:.1f} -> {rtts_us[jump_at]:.1f} us); "
           f"groups correct: {result['inference']['groups_correct']}")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib missing: CSV only", file=sys.stderr)
+    plt = common.pyplot()
+    if plt is None:
         return
     fig, ax = plt.subplots(figsize=(6, 3.5))
     ax.plot(range(1, len(rtts_us) + 1), rtts_us, marker=".", linestyle="-")

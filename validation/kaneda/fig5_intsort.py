@@ -51,12 +51,8 @@ def main():
 
 
 def plot(rows):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib missing: CSV only", file=sys.stderr)
+    plt = common.pyplot()
+    if plt is None:
         return
     fig, ax1 = plt.subplots(figsize=(7, 3.8))
     labels = [r[0] for r in rows]
