@@ -82,6 +82,11 @@ void ToyWorld::perform(int p, Command cmd) {
           schedule(now + rtt * c.samples, p, RttMeasuredInput{c.probe, rtt, target >= 0});
         } else if constexpr (std::is_same_v<T, ComputeCmd>) {
           schedule(now + c.duration, p, ComputeDoneInput{c.task});
+        } else if constexpr (std::is_same_v<T, ProbeThroughputCmd>) {
+          // No sharing in the toy world: every transfer gets the full link.
+          const int target = proc_of(c.to);
+          const TimeNs took = one_way(p, target, c.bytes);
+          schedule(now + took, p, ThroughputMeasuredInput{c.probe, c.bytes, took, target >= 0});
         } else if constexpr (std::is_same_v<T, TraceCmd>) {
           traces.push_back({label(p), c});
         } else if constexpr (std::is_same_v<T, ReportCmd>) {

@@ -20,6 +20,7 @@ void Node::handle(const Input& input) {
         else if constexpr (std::is_same_v<T, ClosedInput>) on_closed(ev.conn);
         else if constexpr (std::is_same_v<T, TimerFiredInput>) { /* node arms no timers yet */ }
         else if constexpr (std::is_same_v<T, RttMeasuredInput>) on_rtt(ev);
+        else if constexpr (std::is_same_v<T, ThroughputMeasuredInput>) on_throughput(ev);
         else if constexpr (std::is_same_v<T, ComputeDoneInput>) {
           if (workload_) workload_->on_compute_done(*this, ev.task);
         }

@@ -74,6 +74,7 @@ class Node final : public Process, private WorkloadContext {
   void on_directory(wire::DirectoryMsg msg);
   void issue_probes();
   void on_rtt(const RttMeasuredInput& in);
+  void on_throughput(const ThroughputMeasuredInput& in);
   void finish_probing();
 
   // node_overlay.cpp

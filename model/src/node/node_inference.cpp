@@ -62,6 +62,10 @@ void Node::on_rtt(const RttMeasuredInput& in) {
   if (probes_in_flight_ == 0 && next_probe_ >= probe_targets_.size()) finish_probing();
 }
 
+void Node::on_throughput(const ThroughputMeasuredInput& in) {
+  (void)in;  // nodes start no throughput probes yet
+}
+
 void Node::finish_probing() {
   if (rank_ == 0) {
     // One node's whole row, for paper 000 Fig. 4; sorted like the figure.

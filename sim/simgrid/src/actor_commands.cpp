@@ -35,6 +35,8 @@ void ProcessActor::perform(Command& command) {
           arm(TimerKind::Core, cmd.timer, cmd.at);
         } else if constexpr (std::is_same_v<T, ProbeRttCmd>) {
           probe(cmd);
+        } else if constexpr (std::is_same_v<T, ProbeThroughputCmd>) {
+          probe_throughput(cmd);
         } else if constexpr (std::is_same_v<T, ComputeCmd>) {
           compute(cmd);
         } else if constexpr (std::is_same_v<T, TraceCmd>) {

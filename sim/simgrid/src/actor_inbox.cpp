@@ -68,6 +68,8 @@ void ProcessActor::on_message(Message* message) {
         break;
       case MessageKind::Stop:
         break;  // only wakes the rendezvous up; run() decides
+      case MessageKind::Bulk:
+        break;  // a throughput probe's payload: the sink only counts it as received
     }
   }
   world_.pool().give_back(message);

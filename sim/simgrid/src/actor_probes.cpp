@@ -82,4 +82,32 @@ void ProcessActor::finish_probe(std::uint64_t id, bool ok) {
   deliver(RttMeasuredInput{id, rtt, ok});
 }
 
+// A throughput probe is one message of `bytes` to the target's inbox: a flow that shares every
+// link on its route with whatever else crosses it, exactly what tree inference wants to see.
+// It completes when its last byte has arrived.
+void ProcessActor::probe_throughput(const ProbeThroughputCmd& cmd) {
+  world_.count_throughput_probe();
+  const int target = world_.find(cmd.to);
+  if (target < 0 || world_.process(target).exited || bulk_probes_.count(cmd.probe) != 0 ||
+      cmd.bytes == 0) {
+    ready_.push_back(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
+    return;
+  }
+  bulk_probes_[cmd.probe] = BulkProbe{now(), cmd.bytes};
+  Message* bulk = world_.pool().take();
+  bulk->kind = MessageKind::Bulk;
+  bulk->token = cmd.probe;
+  put(target, bulk, cmd.bytes,
+      Watch{WatchKind::Put, MessageKind::Bulk, target, 0, cmd.probe});
+}
+
+void ProcessActor::on_bulk_put_done(const Watch& what) {
+  const auto it = bulk_probes_.find(what.token);
+  if (it == bulk_probes_.end()) return;
+  const BulkProbe probe = it->second;
+  bulk_probes_.erase(it);
+  deliver(ThroughputMeasuredInput{what.token, probe.bytes, now() - probe.started,
+                                  !world_.process(what.target).exited});
+}
+
 }  // namespace tsunagi::sim::simgrid

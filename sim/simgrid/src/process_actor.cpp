@@ -123,6 +123,7 @@ void ProcessActor::on_completed(const Watch& what) {
       if (what.message == MessageKind::SynAck || what.message == MessageKind::Stream)
         on_stream_put_done(what);
       if (what.message == MessageKind::Ping) on_ping_put_done(what);
+      if (what.message == MessageKind::Bulk) on_bulk_put_done(what);
       return;
     case WatchKind::Exec:
       --execs_running_;

@@ -129,6 +129,8 @@ class ProcessActor {
   void on_pong(const Message& message);
   void on_ping_put_done(const Watch& watch);
   void finish_probe(std::uint64_t id, bool ok);
+  void probe_throughput(const ProbeThroughputCmd& cmd);
+  void on_bulk_put_done(const Watch& watch);
 
   World& world_;
   const int index_;
@@ -153,6 +155,11 @@ class ProcessActor {
   ConnId next_accepted_ = 0;
   std::uint64_t connect_attempts_ = 0;
   std::map<std::uint64_t, Probe> probes_;
+  struct BulkProbe {
+    TimeNs started = 0;
+    std::uint64_t bytes = 0;
+  };
+  std::map<std::uint64_t, BulkProbe> bulk_probes_;  // throughput probes in flight, by id
   TimeNs last_now_ = 0;
 };
 

@@ -100,6 +100,8 @@ TimeNs World::finish(TimeNs clock) {
     record_exit(i, clock, ExitCmd{false, "still waiting when the simulation ran out of events"});
   }
   observer_.on_backend_count("inference.rtt_probes", static_cast<double>(rtt_probes_));
+  observer_.on_backend_count("inference.throughput_probes",
+                             static_cast<double>(throughput_probes_));
   return last_exit_;
 }
 

@@ -51,6 +51,7 @@ class World {
   TimeNs last_rank_exit() const { return last_rank_exit_; }
 
   void count_probe() { ++rtt_probes_; }
+  void count_throughput_probe() { ++throughput_probes_; }
   bool route_probes() const { return route_probes_; }
   // Round trip of `bytes` each way between two processes' hosts, uncontended, read off the
   // platform's route (the flow model's answer for an idle network).
@@ -75,6 +76,7 @@ class World {
   TimeNs last_rank_exit_ = 0;
   TimeNs last_exit_ = 0;
   std::uint64_t rtt_probes_ = 0;
+  std::uint64_t throughput_probes_ = 0;
   bool route_probes_ = false;
   double loopback_bandwidth_ = 0;
   TimeNs loopback_latency_ = 0;

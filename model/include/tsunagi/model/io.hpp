@@ -41,10 +41,18 @@ struct ClosedInput { ConnId conn = 0; };
 struct TimerFiredInput { std::uint64_t timer = 0; };
 struct RttMeasuredInput { std::uint64_t probe = 0; TimeNs rtt = 0; bool ok = true; };
 struct ComputeDoneInput { std::uint64_t task = 0; };
+// A throughput probe finished: `bytes` reached the target in `elapsed` (from the start of the
+// transfer to the arrival of its last byte). ok = false: the target was unknown or gone.
+struct ThroughputMeasuredInput {
+  std::uint64_t probe = 0;
+  std::uint64_t bytes = 0;
+  TimeNs elapsed = 0;
+  bool ok = true;
+};
 
 using InputEvent = std::variant<StartedInput, ConnectedInput, AcceptedInput, ConnectFailedInput,
                                 ReceivedInput, ClosedInput, TimerFiredInput, RttMeasuredInput,
-                                ComputeDoneInput>;
+                                ComputeDoneInput, ThroughputMeasuredInput>;
 
 struct Input {
   TimeNs now = 0;
@@ -60,6 +68,10 @@ struct SendCmd { ConnId conn = 0; Bytes bytes; std::uint64_t filler = 0; };
 struct CloseCmd { ConnId conn = 0; };
 struct ArmTimerCmd { std::uint64_t timer = 0; TimeNs at = 0; };
 struct ProbeRttCmd { std::uint64_t probe = 0; Endpoint to; int samples = 1; std::uint32_t bytes = 64; };
+// A bulk transfer of `bytes` to the process at `to`, outside every connection the core holds
+// (like iperf). Probes started together really share the links they cross; that sharing is
+// what tree inference measures (paper 000 §2.2).
+struct ProbeThroughputCmd { std::uint64_t probe = 0; Endpoint to; std::uint64_t bytes = 0; };
 struct ComputeCmd { std::uint64_t task = 0; TimeNs duration = 0; };
 // A protocol decision. Decisions never carry wall-clock time so traces can be diffed.
 struct TraceCmd { std::string kind; nlohmann::json detail; };
@@ -69,7 +81,7 @@ struct ReportCmd { std::string key; nlohmann::json value; };
 struct ExitCmd { bool ok = true; std::string reason; };
 
 using Command = std::variant<ConnectCmd, SendCmd, CloseCmd, ArmTimerCmd, ProbeRttCmd, ComputeCmd,
-                             TraceCmd, ReportCmd, ExitCmd>;
+                             TraceCmd, ReportCmd, ExitCmd, ProbeThroughputCmd>;
 
 // What every role implements.
 class Process {
