@@ -8,6 +8,9 @@
 #ifdef TSUNAGI_WITH_SIMGRID
 #include "tsunagi/sim/simgrid/simgrid_backend.hpp"
 #endif
+#ifdef TSUNAGI_WITH_NS3
+#include "tsunagi/sim/ns3/ns3_backend.hpp"
+#endif
 
 namespace tsunagi::app {
 
@@ -15,6 +18,9 @@ std::vector<std::string> available_backends() {
   std::vector<std::string> names;
 #ifdef TSUNAGI_WITH_SIMGRID
   names.emplace_back("simgrid");
+#endif
+#ifdef TSUNAGI_WITH_NS3
+  names.emplace_back("ns3");
 #endif
   return names;
 }
@@ -25,16 +31,24 @@ bool is_available_backend(const std::string& name) {
 }
 
 runner::BackendSummary run_backend(const std::string& backend, const scenario::Scenario& scenario,
-                                   runner::RunObserver& observer) {
+                                   runner::RunObserver& observer, const BackendOptions& options) {
 #ifdef TSUNAGI_WITH_SIMGRID
   if (backend == "simgrid") {
     const sim::simgrid::SimgridRunSummary summary = sim::simgrid::run_simgrid(scenario, observer);
     return runner::BackendSummary{summary.simulated_end, summary.all_exited_ok, summary.failure};
   }
-#else
+#endif
+#ifdef TSUNAGI_WITH_NS3
+  if (backend == "ns3") {
+    sim::ns3::Ns3Options ns3_options;
+    ns3_options.pcap_dir = options.pcap_dir;
+    const sim::ns3::Ns3RunSummary summary = sim::ns3::run_ns3(scenario, observer, ns3_options);
+    return runner::BackendSummary{summary.simulated_end, summary.all_exited_ok, summary.failure};
+  }
+#endif
   (void)scenario;
   (void)observer;
-#endif
+  (void)options;
   throw std::invalid_argument("backend '" + backend + "' is not compiled into this tsunagi");
 }
 

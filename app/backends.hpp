@@ -10,6 +10,11 @@
 
 namespace tsunagi::app {
 
+// What some backends take besides the scenario.
+struct BackendOptions {
+  std::string pcap_dir;  // ns3: write per-host pcap files here (must exist); empty: none
+};
+
 // Names accepted by --backend, in the order they are listed to users.
 std::vector<std::string> available_backends();
 
@@ -18,6 +23,7 @@ bool is_available_backend(const std::string& name);
 // Runs the scenario to completion on `backend` (which must be available), telling `observer`
 // everything that happens. Throws std::exception when the backend cannot run it at all.
 runner::BackendSummary run_backend(const std::string& backend, const scenario::Scenario& scenario,
-                                   runner::RunObserver& observer);
+                                   runner::RunObserver& observer,
+                                   const BackendOptions& options = {});
 
 }  // namespace tsunagi::app

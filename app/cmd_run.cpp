@@ -53,7 +53,7 @@ runner::BackendSummary run_on_backend(const RunOptions& options,
   const auto start = std::chrono::steady_clock::now();
   runner::BackendSummary summary;
   try {
-    summary = run_backend(options.backend, scenario, recorder);
+    summary = run_backend(options.backend, scenario, recorder, BackendOptions{options.pcap});
   } catch (const std::exception& error) {
     summary.all_exited_ok = false;
     summary.failure = error.what();
@@ -77,12 +77,19 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);  // one pair per --set: a following SCENARIO is not a pair
   run->add_flag("-q,--quiet", options.quiet, "No progress lines on stderr");
+  run->add_option("--pcap", options.pcap, "Write per-host packet captures (pcap) into DIR; "
+                                          "ns3 backend only")
+      ->type_name("DIR");
   return run;
 }
 
 int run_command(const RunOptions& options) {
   if (!is_available_backend(options.backend)) {
     return bad_input("unknown backend '" + options.backend + "'; available: " + backend_list());
+  }
+  if (!options.pcap.empty() && options.backend != "ns3") {
+    return bad_input("--pcap needs a packet-level backend (--backend ns3); '" + options.backend +
+                     "' moves no packets");
   }
   scenario::Scenario scenario;
   try {
@@ -99,6 +106,13 @@ int run_command(const RunOptions& options) {
     runner::prepare_output_dir(dir);
   } catch (const runner::OutputError& error) {
     return bad_input(error.what());
+  }
+
+  if (!options.pcap.empty()) {
+    std::error_code error;
+    fs::create_directories(options.pcap, error);
+    if (error || !fs::is_directory(options.pcap))
+      return bad_input("--pcap " + options.pcap + ": cannot create the directory");
   }
 
   runner::Recorder recorder([quiet = options.quiet](const std::string& message) {

@@ -17,6 +17,7 @@ struct RunOptions {
   std::string out;                 // empty = out/<scenario name>
   std::vector<std::string> sets;   // KEY=VALUE overrides, in order
   bool quiet = false;
+  std::string pcap;                // --pcap DIR: per-host packet captures (ns3 backend only)
 };
 
 struct CompareOptions {

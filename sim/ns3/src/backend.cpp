@@ -1,0 +1,68 @@
+// run_ns3: one simulated run from topology to summary.
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include <ns3/simulator.h>
+
+#include "ns3_defaults.hpp"
+#include "process_host.hpp"
+#include "topology.hpp"
+#include "tsunagi/model/roles.hpp"
+#include "tsunagi/sim/ns3/ns3_backend.hpp"
+#include "world.hpp"
+
+namespace tsunagi::sim::ns3 {
+namespace {
+
+// ns-3's defaults, random stream numbering and node list are global: one run per process
+// keeps a run's result independent of what ran before it.
+void claim_the_simulator() {
+  static bool claimed = false;
+  if (claimed)
+    throw std::logic_error("run_ns3 runs once per OS process; start a new process per run");
+  claimed = true;
+}
+
+}  // namespace
+
+Ns3RunSummary run_ns3_with(const scenario::Scenario& scenario, runner::RunObserver& observer,
+                           const Ns3Options& options, const NodeFactory& make_node,
+                           const RendezvousFactory& make_rendezvous) {
+  claim_the_simulator();
+  apply_ns3_defaults(scenario.seed);
+  const Topology topology = build_topology(scenario.network, options.pcap_dir);
+  World world(scenario, observer, topology);
+
+  std::vector<std::unique_ptr<ProcessHost>> hosts;
+  hosts.reserve(static_cast<std::size_t>(world.process_count()));
+  const int rendezvous = world.rendezvous_index();
+  hosts.push_back(std::make_unique<ProcessHost>(world, rendezvous, make_rendezvous()));
+  for (int index = 0; index < rendezvous; ++index)
+    hosts.push_back(std::make_unique<ProcessHost>(world, index, make_node(world.process(index).rank)));
+  // Everyone starts at time 0, the rendezvous first so it listens before any rank connects.
+  // The context (node id) is what ns-3's logs and pcap tracing attribute events to.
+  for (const auto& host : hosts) {
+    ::ns3::Simulator::ScheduleWithContext(host->node_id(), ::ns3::Seconds(0), &ProcessHost::start,
+                                          host.get());
+  }
+
+  ::ns3::Simulator::Run();
+  Ns3RunSummary summary;
+  summary.simulated_end = world.finish(::ns3::Simulator::Now().GetNanoSeconds());
+  summary.all_exited_ok = world.all_exited_ok();
+  summary.failure = world.failure();
+  // Sockets may call back while ns-3 tears down: the hosts go after the simulator.
+  ::ns3::Simulator::Destroy();
+  hosts.clear();
+  return summary;
+}
+
+Ns3RunSummary run_ns3(const scenario::Scenario& scenario, runner::RunObserver& observer,
+                      const Ns3Options& options) {
+  return run_ns3_with(
+      scenario, observer, options, [](Rank) { return make_node(); },
+      [] { return make_rendezvous(); });
+}
+
+}  // namespace tsunagi::sim::ns3

@@ -1,0 +1,38 @@
+// ns-3 defaults that would distort timings (shared/notes/dependencies.md, "ns-3 facts").
+#include "ns3_defaults.hpp"
+
+#include <ns3/core-module.h>
+
+namespace tsunagi::sim::ns3 {
+
+namespace n3 = ::ns3;
+
+void apply_ns3_defaults(std::uint64_t seed) {
+  // 1448 B segments fill a 1500 B Ethernet MTU with timestamps on (ns-3's default is 536).
+  n3::Config::SetDefault("ns3::TcpSocket::SegmentSize", n3::UintegerValue(1448));
+  // 4 MiB socket buffers: a window never limits a LAN flow, and the application hands large
+  // messages to the socket in few pieces (ns-3's default 128 KiB needs many refills).
+  n3::Config::SetDefault("ns3::TcpSocket::SndBufSize", n3::UintegerValue(4u << 20));
+  n3::Config::SetDefault("ns3::TcpSocket::RcvBufSize", n3::UintegerValue(4u << 20));
+  // Every segment is acknowledged at once: with ns-3's default (every 2nd segment, else a
+  // 200 ms timer) the last segment of an odd-sized message would wait for the timer, which
+  // Linux's quick-ack mode avoids on request/response traffic.
+  n3::Config::SetDefault("ns3::TcpSocket::DelAckCount", n3::UintegerValue(1));
+  // Nagle off (ns-3's default already): frames leave when written, as the core expects.
+  n3::Config::SetDefault("ns3::TcpSocket::TcpNoDelay", n3::BooleanValue(true));
+  // Linux's minimum retransmission time-out (ns-3 uses 1 s, RFC 6298), so a rare loss under
+  // incast costs what it costs on a real cluster.
+  n3::Config::SetDefault("ns3::TcpSocketBase::MinRto", n3::TimeValue(n3::MilliSeconds(200)));
+  // The backend applies protocol.overlay.connect_timeout itself; ns-3's SYN retries (3 s, 6
+  // times) only matter after that and never surface.
+  n3::Config::SetDefault("ns3::TcpSocket::ConnTimeout", n3::TimeValue(n3::Seconds(1)));
+  // Point-to-point links have no ARP, but routers' Ethernet-less stacks still create an ARP
+  // layer: its request jitter (random 0-10 ms) must never add noise to an RTT.
+  n3::Config::SetDefault("ns3::ArpL3Protocol::RequestJitter",
+                         n3::StringValue("ns3::ConstantRandomVariable[Constant=0.0]"));
+  // The random run: ns-3's own variables (few are used here) follow the scenario's seed.
+  n3::RngSeedManager::SetSeed(1);
+  n3::RngSeedManager::SetRun(seed);
+}
+
+}  // namespace tsunagi::sim::ns3

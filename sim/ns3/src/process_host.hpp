@@ -1,0 +1,149 @@
+// The adapter between one core process and ns-3: its sockets, timers and command loop.
+//
+// Every ns-3 callback (a socket readable, a connection up, a timer) becomes one Input; the
+// commands the core answers with are performed at once, in order. Inputs that arise while
+// commands are being performed (a refusal known at once, a callback ns-3 makes from inside a
+// socket call) wait in a queue and follow in order, so the core never re-enters itself.
+// Connections live in host_streams.cpp, RTT and throughput probes in host_probes.cpp.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+
+#include <ns3/address.h>
+#include <ns3/event-id.h>
+#include <ns3/ipv4-address.h>
+#include <ns3/ptr.h>
+#include <ns3/socket.h>
+
+#include "world.hpp"
+
+namespace tsunagi::sim::ns3 {
+
+class ProcessHost {
+ public:
+  ProcessHost(World& world, int index, std::unique_ptr<Process> core);
+  ~ProcessHost();
+  ProcessHost(const ProcessHost&) = delete;
+  ProcessHost& operator=(const ProcessHost&) = delete;
+
+  // At time 0: opens the listening sockets and delivers StartedInput.
+  void start();
+  // The process exits now (its own ExitCmd, a failure, or the backend stopping it).
+  void stop(const ExitCmd& exit);
+  // The target of throughput probe `probe` received its last byte now.
+  void on_bulk_arrived(std::uint64_t probe, bool ok);
+  std::uint32_t node_id() const { return self_.node->GetId(); }
+
+ private:
+  using SocketPtr = ::ns3::Ptr<::ns3::Socket>;
+
+  // ------------------------------------------------ the loop (process_host.cpp)
+  TimeNs now() const;
+  void deliver(InputEvent event);
+  void perform_commands();
+  void perform(Command& command);
+  void on_timer(std::uint64_t timer);
+  void on_compute_done(std::uint64_t task);
+  // Where to reach process `target`: its address, or loopback when it runs on this node.
+  ::ns3::Ipv4Address address_of(int target) const;
+  SocketPtr new_tcp_socket();
+
+  // ------------------------------------------------ connections (host_streams.cpp)
+  enum class ConnState : std::uint8_t { Connecting, Open, Closing };
+  struct Chunk {  // one SendCmd: its bytes, then `zeros` filler bytes
+    Bytes bytes;
+    std::uint64_t zeros = 0;
+    std::uint64_t written = 0;  // handed to the socket so far
+  };
+  struct Conn {
+    SocketPtr socket;
+    ConnState state = ConnState::Connecting;
+    std::deque<Chunk> queue;  // not yet accepted by the socket's send buffer
+    std::uint64_t attempt = 0;
+  };
+  void open_listeners();
+  void connect(const ConnectCmd& cmd);
+  void on_connect_timeout(ConnId id, std::uint64_t attempt);
+  void on_connected(SocketPtr socket);
+  void on_connect_error(SocketPtr socket);
+  bool accept_request(SocketPtr listener, const ::ns3::Address& from);
+  void on_accept(SocketPtr socket, const ::ns3::Address& from);
+  void on_readable(SocketPtr socket);
+  void on_writable(SocketPtr socket, std::uint32_t space);
+  void on_normal_close(SocketPtr socket);
+  void on_error_close(SocketPtr socket);
+  void on_peer_gone(SocketPtr socket);
+  void send(SendCmd& cmd);
+  void close(ConnId id);
+  void close_all();
+  void pump(ConnId id, Conn& conn);
+  void watch(ConnId id, const SocketPtr& socket);
+  // Forgets the connection; the socket (if still open) is closed without telling anyone.
+  void release(ConnId id, bool close_socket);
+  ConnId conn_of(const SocketPtr& socket) const;
+
+  // ------------------------------------------------ probes (host_probes.cpp)
+  struct Probe {
+    int target = -1;
+    std::uint32_t bytes = 64;
+    std::uint32_t samples = 1;
+    std::uint32_t done = 0;
+    std::uint32_t answered = 0;
+    TimeNs sent_at = 0;
+    TimeNs best = 0;
+    ::ns3::EventId timeout;
+  };
+  struct BulkOut {
+    SocketPtr socket;
+    std::uint64_t bytes = 0;    // the probe's payload
+    std::uint64_t written = 0;  // header + payload handed to the socket so far
+    TimeNs started = -1;        // when the connection was up and the first byte written
+    bool finished = false;
+  };
+  struct BulkIn {
+    SocketPtr socket;
+    std::uint64_t received = 0;  // header and payload bytes so far
+    Bytes header;
+    int prober = -1;
+    std::uint64_t probe = 0;
+    std::uint64_t bytes = 0;
+  };
+  void probe(const ProbeRttCmd& cmd);
+  void send_ping(std::uint64_t id, Probe& probe);
+  void on_datagram(SocketPtr socket);
+  void on_sample_timeout(std::uint64_t id, std::uint32_t sample);
+  void finish_sample(std::uint64_t id, Probe& probe);
+  void probe_throughput(const ProbeThroughputCmd& cmd);
+  void on_bulk_connected(SocketPtr socket);
+  void on_bulk_failed(SocketPtr socket);
+  void pump_bulk(SocketPtr socket, std::uint32_t space);
+  void on_bulk_accept(SocketPtr socket, const ::ns3::Address& from);
+  void on_bulk_readable(SocketPtr socket);
+  std::uint64_t bulk_probe_of(const SocketPtr& socket) const;
+
+  World& world_;
+  const int index_;
+  ProcessEntry& self_;
+  std::unique_ptr<Process> core_;
+  bool zombie_ = false;  // exited: the core is gone, sockets still flush
+  bool delivering_ = false;
+  std::deque<InputEvent> pending_;
+  TimeNs last_now_ = 0;
+
+  SocketPtr listener_;
+  SocketPtr udp_;
+  SocketPtr bulk_listener_;
+  std::map<ConnId, Conn> conns_;
+  std::map<::ns3::Socket*, ConnId> by_socket_;  // looked up only
+  ConnId next_accepted_ = 0;
+  std::uint64_t connect_attempts_ = 0;
+  std::map<std::uint64_t, Probe> probes_;
+  std::map<std::uint64_t, BulkOut> bulk_out_;                // by probe id
+  std::map<::ns3::Socket*, std::uint64_t> bulk_out_socket_;  // socket -> probe id
+  std::map<::ns3::Socket*, BulkIn> bulk_in_;
+};
+
+}  // namespace tsunagi::sim::ns3
