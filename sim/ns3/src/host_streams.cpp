@@ -2,7 +2,8 @@
 //
 // connect:  a TCP socket connects to the target's listening port (loopback when the target runs
 //           on the same node). Success gives ConnectedInput; a reset (nobody listens: unknown
-//           port, process exited) gives ConnectFailed{Refused}; no connection within
+//           port, process exited) gives ConnectFailed{Refused}; an endpoint no process has is
+//           refused at once (the directory only hands out real ones); no connection within
 //           protocol.overlay.connect_timeout gives ConnectFailed{TimedOut} and the attempt is
 //           dropped (a late SYN-ACK then meets a closed port and the acceptor gets a reset).
 // accept:   the listener accepts every connection, like a kernel's listen queue; the core gets
@@ -20,6 +21,8 @@
 #include <ns3/inet-socket-address.h>
 #include <ns3/packet.h>
 #include <ns3/simulator.h>
+#include <ns3/tcp-header.h>
+#include <ns3/tcp-socket-base.h>
 #include <ns3/udp-socket-factory.h>
 
 #include "process_host.hpp"
@@ -91,6 +94,7 @@ void ProcessHost::connect(const ConnectCmd& cmd) {
   conn.socket = socket;
   conn.attempt = ++connect_attempts_;
   watch(cmd.conn, socket);
+  socket->TraceConnectWithoutContext("Rx", n3::MakeCallback(&ProcessHost::on_segment, this));
   socket->Connect(n3::InetSocketAddress(address_of(target), world_.process(target).port));
   n3::Simulator::Schedule(n3::NanoSeconds(world_.connect_timeout()),
                           &ProcessHost::on_connect_timeout, this, cmd.conn, conn.attempt);
@@ -116,13 +120,37 @@ void ProcessHost::on_connected(SocketPtr socket) {
   if (it != conns_.end()) pump(id, it->second);
 }
 
-// A reset answered our SYN: nobody listens there (any more).
+// ns-3 gives up on a connect only when its SYN retries run out: no answer at all.
 void ProcessHost::on_connect_error(SocketPtr socket) {
-  const ConnId id = conn_of(socket);
+  fail_connect(conn_of(socket), ConnectFailure::TimedOut);
+}
+
+// ns-3 3.37's TCP ignores a reset answering its SYN (it keeps retrying), so the adapter watches
+// the socket's received segments: a real RST while connecting means nobody listens there (any
+// more), which a kernel reports as ECONNREFUSED. Handled after ns-3 finished with the segment.
+void ProcessHost::on_segment(n3::Ptr<const n3::Packet>, const n3::TcpHeader& header,
+                             n3::Ptr<const n3::TcpSocketBase> socket) {
+  if ((header.GetFlags() & n3::TcpHeader::RST) == 0) return;
+  auto* raw = const_cast<n3::Socket*>(static_cast<const n3::Socket*>(n3::PeekPointer(socket)));
+  auto it = by_socket_.find(raw);
+  if (it == by_socket_.end()) return;
+  auto conn = conns_.find(it->second);
+  if (conn == conns_.end() || conn->second.state != ConnState::Connecting) return;
+  n3::Simulator::ScheduleNow(&ProcessHost::refuse_connect, this, it->second,
+                             conn->second.attempt);
+}
+
+void ProcessHost::refuse_connect(ConnId id, std::uint64_t attempt) {
+  auto it = conns_.find(id);
+  if (it == conns_.end() || it->second.attempt != attempt) return;
+  fail_connect(id, ConnectFailure::Refused);
+}
+
+void ProcessHost::fail_connect(ConnId id, ConnectFailure reason) {
   auto it = conns_.find(id);
   if (it == conns_.end() || it->second.state != ConnState::Connecting) return;
-  release(id, false);
-  deliver(ConnectFailedInput{id, ConnectFailure::Refused});
+  release(id, true);
+  deliver(ConnectFailedInput{id, reason});
 }
 
 void ProcessHost::on_accept(SocketPtr socket, const n3::Address&) {
@@ -169,8 +197,9 @@ void ProcessHost::on_peer_gone(SocketPtr socket) {
   const ConnId id = conn_of(socket);
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
+  // ns-3 reports a reset answering our SYN as a close, not as a failed connect.
+  if (it->second.state == ConnState::Connecting) return fail_connect(id, ConnectFailure::Refused);
   const bool tell_core = it->second.state == ConnState::Open;
-  if (it->second.state == ConnState::Connecting) return;  // on_connect_error handles it
   // Our side closes too (CLOSE_WAIT -> LAST_ACK); nothing queued is worth sending.
   release(id, true);
   if (tell_core) deliver(ClosedInput{id});

@@ -18,6 +18,12 @@
 #include <ns3/ptr.h>
 #include <ns3/socket.h>
 
+namespace ns3 {
+class Packet;
+class TcpHeader;
+class TcpSocketBase;
+}  // namespace ns3
+
 #include "world.hpp"
 
 namespace tsunagi::sim::ns3 {
@@ -69,6 +75,10 @@ class ProcessHost {
   void on_connect_timeout(ConnId id, std::uint64_t attempt);
   void on_connected(SocketPtr socket);
   void on_connect_error(SocketPtr socket);
+  void on_segment(::ns3::Ptr<const ::ns3::Packet> packet, const ::ns3::TcpHeader& header,
+                  ::ns3::Ptr<const ::ns3::TcpSocketBase> socket);
+  void refuse_connect(ConnId id, std::uint64_t attempt);
+  void fail_connect(ConnId id, ConnectFailure reason);
   bool accept_request(SocketPtr listener, const ::ns3::Address& from);
   void on_accept(SocketPtr socket, const ::ns3::Address& from);
   void on_readable(SocketPtr socket);

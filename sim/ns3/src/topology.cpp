@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include <ns3/core-module.h>
@@ -16,6 +17,7 @@
 #include <ns3/point-to-point-module.h>
 
 #include "ns3_defaults.hpp"
+#include "tsunagi/sim/ns3/ns3_backend.hpp"
 
 namespace tsunagi::sim::ns3 {
 
@@ -128,7 +130,6 @@ class Builder {
     p2p.SetDeviceAttribute(
         "DataRate", n3::DataRateValue(n3::DataRate(static_cast<std::uint64_t>(bytes_per_s * 8))));
     p2p.SetChannelAttribute("Delay", n3::TimeValue(n3::NanoSeconds(latency)));
-    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", n3::StringValue(kDeviceQueue));
     return p2p.Install(a, b);
   }
 
@@ -180,6 +181,30 @@ class Builder {
 };
 
 }  // namespace
+
+Endpoint endpoint_of(const scenario::Scenario& scenario, Rank rank) {
+  const std::vector<scenario::HostSlot> slots = scenario::enumerate_hosts(scenario.network);
+  std::size_t s = 0;
+  int h = 0;
+  int slot = 0;
+  if (rank == kNoRank) {  // the extra host after the root switch's own hosts
+    while (!scenario.network.switches.at(s).parent.empty()) ++s;
+    h = scenario.network.switches[s].hosts;
+  } else {
+    const std::vector<int> host_of = scenario::rank_to_host(scenario);
+    const auto r = static_cast<std::size_t>(rank);
+    const auto host = static_cast<std::size_t>(host_of.at(r));
+    while (slot < static_cast<int>(r) && host_of[r - static_cast<std::size_t>(slot) - 1] == host_of[r])
+      ++slot;
+    s = static_cast<std::size_t>(slots.at(host).switch_index);
+    for (std::size_t i = 0; i < host; ++i)
+      if (slots[i].switch_index == slots[host].switch_index) ++h;
+  }
+  std::ostringstream out;
+  host_link(s, h, 2).Print(out);
+  out << ':' << kFirstPort + slot;
+  return out.str();
+}
 
 Topology build_topology(const scenario::Network& network, const std::string& pcap_dir) {
   return Builder(network, pcap_dir).build();

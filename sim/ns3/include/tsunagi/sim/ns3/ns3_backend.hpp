@@ -44,6 +44,9 @@ Ns3RunSummary run_ns3_with(const scenario::Scenario& scenario, runner::RunObserv
 // TCP/UDP port of the process in slot `slot` of its host (0, 1, ...). Its endpoint is
 // "<host IPv4 address>:<port>". Bulk throughput probes go to port + kBulkPortOffset.
 inline constexpr int kFirstPort = 7000;
+// The endpoint rank `rank` (kNoRank: the rendezvous) gets in a run of `scenario`, from the
+// address plan in docs/ns3.md; tests use it to address processes.
+Endpoint endpoint_of(const scenario::Scenario& scenario, Rank rank);
 inline constexpr int kBulkPortOffset = 10000;
 inline constexpr int kMaxProcsPerHost = 1000;
 

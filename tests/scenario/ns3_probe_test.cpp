@@ -1,0 +1,158 @@
+// RTT and throughput probes, processes per host, bad networks: the ns-3 backend's own
+// behaviour, with figures derived from the links.
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+
+#include "ns3_support.hpp"
+
+using namespace tsunagi;
+using ns3test::us;
+
+namespace {
+// A 64 B UDP payload is a 94 B frame on a point-to-point link (8 UDP + 20 IP + 2 PPP):
+// 0.752 us at 125 MB/s per link. Rank 1 to rank 3: 4 links, 55 us of latency.
+constexpr double kRtt13 = 2 * (55.0 + 4 * 0.752);
+}  // namespace
+
+TEST_CASE("ns3 RTT probe: minimum of K UDP echoes is the route's RTT; a gone target fails") {
+  const scenario::Scenario s = ns3test::three_level_scenario();
+  ns3test::Run run;
+  const Endpoint far = sim::ns3::endpoint_of(s, 3);
+  const Endpoint gone = sim::ns3::endpoint_of(s, 2);  // no script: exits at once
+  int answers = 0;
+  run.scripts[1] = [&](ns3test::Scripted& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) {
+      self.command(ProbeRttCmd{10, far, 3, 64});
+      self.command(ProbeRttCmd{11, gone, 2, 64});
+    }
+    if (std::holds_alternative<RttMeasuredInput>(input.event) && ++answers == 2)
+      self.command(ExitCmd{true, ""});
+  };
+  run.scripts[3] = [](ns3test::Scripted& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) self.command(ArmTimerCmd{1, 10'000'000});
+    if (std::holds_alternative<TimerFiredInput>(input.event)) self.command(ExitCmd{true, ""});
+  };
+  run.run(s);
+
+  const auto measured = run.of<RttMeasuredInput>(1);
+  REQUIRE(measured.size() == 2);
+  CHECK(measured[0].second.probe == 10);
+  CHECK(measured[0].second.ok);
+  CHECK(static_cast<double>(measured[0].second.rtt) == Approx(us(kRtt13)).margin(2));
+  CHECK(static_cast<double>(measured[0].first) == Approx(3 * us(kRtt13)).margin(10));
+  // Both samples to the exited rank went unanswered (1 s each).
+  CHECK(measured[1].second.probe == 11);
+  CHECK(!measured[1].second.ok);
+  CHECK(measured[1].first == 2 * kNsPerSec);
+  // The target's core never saw the pings: its adapter echoed them.
+  for (const Input& input : run.inputs[3]) CHECK(!std::holds_alternative<ReceivedInput>(input.event));
+}
+
+TEST_CASE("ns3 throughput probe: bulk TCP at the bottleneck; two over one uplink share it") {
+  const scenario::Scenario s = ns3test::three_level_scenario();
+  ns3test::Run run;
+  const Endpoint to3 = sim::ns3::endpoint_of(s, 3);
+  const Endpoint to4 = sim::ns3::endpoint_of(s, 4);
+  constexpr std::uint64_t kBytes = 2'000'000;
+  run.scripts[1] = [&](ns3test::Scripted& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event))
+      self.command(ProbeThroughputCmd{1, to3, kBytes});
+    if (const auto* done = std::get_if<ThroughputMeasuredInput>(&input.event)) {
+      if (done->probe == 1) self.command(ArmTimerCmd{1, 100'000'000});
+      if (done->probe == 2) self.command(ExitCmd{true, ""});
+    }
+    if (std::holds_alternative<TimerFiredInput>(input.event))
+      self.command(ProbeThroughputCmd{2, to3, kBytes});
+  };
+  run.scripts[2] = [&](ns3test::Scripted& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) self.command(ArmTimerCmd{1, 100'000'000});
+    if (std::holds_alternative<TimerFiredInput>(input.event))
+      self.command(ProbeThroughputCmd{3, to4, kBytes});
+    if (std::holds_alternative<ThroughputMeasuredInput>(input.event))
+      self.command(ExitCmd{true, ""});
+  };
+  for (Rank r : {3, 4})
+    run.scripts[r] = [](ns3test::Scripted& self, const Input& input) {
+      if (std::holds_alternative<StartedInput>(input.event))
+        self.command(ArmTimerCmd{1, 500'000'000});
+      if (std::holds_alternative<TimerFiredInput>(input.event)) self.command(ExitCmd{true, ""});
+    };
+  run.run(s);
+
+  const auto one = run.of<ThroughputMeasuredInput>(1);
+  const auto two = run.of<ThroughputMeasuredInput>(2);
+  REQUIRE(one.size() == 2);
+  REQUIRE(two.size() == 1);
+  for (const auto& m : {one[0].second, one[1].second, two[0].second}) {
+    CHECK(m.ok);
+    CHECK(m.bytes == kBytes);
+  }
+  const double alone = static_cast<double>(one[0].second.elapsed);
+  // 2 MB at 125 MB/s is 16 ms of payload; headers add ~3.6%, slow start a few round trips.
+  CHECK(alone > 16e6 * 1.03);
+  CHECK(alone < 16e6 * 1.15);
+  // Rank 1 -> 3 and rank 2 -> 4 both cross edge0's and edge1's uplinks: each gets about half.
+  for (double shared : {static_cast<double>(one[1].second.elapsed),
+                        static_cast<double>(two[0].second.elapsed)}) {
+    CHECK(shared > 1.6 * alone);
+    CHECK(shared < 2.4 * alone);
+  }
+  bool counted = false;
+  for (const auto& [key, value] : run.observer.counts)
+    if (key == "inference.throughput_probes") counted = value == 3;
+  CHECK(counted);
+}
+
+TEST_CASE("ns3 processes per host: each has its own port, host-mates talk over loopback") {
+  const scenario::Scenario s = ns3test::three_level_scenario(2);
+  ns3test::Run run;
+  const Endpoint mate = sim::ns3::endpoint_of(s, 1);
+  run.scripts[0] = [mate](ns3test::Scripted& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) self.command(ProbeRttCmd{1, mate, 2, 64});
+    if (std::holds_alternative<RttMeasuredInput>(input.event)) self.command(ConnectCmd{1, mate});
+    if (std::holds_alternative<ConnectedInput>(input.event)) {
+      self.command(SendCmd{1, Bytes{9}, 9});
+      self.command(CloseCmd{1});
+      self.command(ExitCmd{true, ""});
+    }
+  };
+  run.scripts[1] = [](ns3test::Scripted& self, const Input& input) {
+    if (std::holds_alternative<ClosedInput>(input.event)) self.command(ExitCmd{true, ""});
+  };
+  run.run(s);
+
+  for (Rank r = 0; r < 2; ++r) {
+    const auto started = run.of<StartedInput>(r);
+    REQUIRE(started.size() == 1);
+    CHECK(started[0].second.self == sim::ns3::endpoint_of(s, r));
+    CHECK(started[0].second.host == "core-h00");
+    CHECK(started[0].second.rendezvous == sim::ns3::endpoint_of(s, kNoRank));
+  }
+  CHECK(sim::ns3::endpoint_of(s, 0).substr(0, sim::ns3::endpoint_of(s, 0).find(':')) ==
+        mate.substr(0, mate.find(':')));
+  CHECK(sim::ns3::endpoint_of(s, 0) != mate);
+  const auto rtt = run.of<RttMeasuredInput>(0);
+  REQUIRE(rtt.size() == 1);
+  CHECK(rtt[0].second.ok);
+  CHECK(rtt[0].second.rtt < 1000);  // ns-3's loopback device: no link in between
+  Bytes stream;
+  for (const auto& [at, piece] : run.of<ReceivedInput>(1))
+    stream.insert(stream.end(), piece.bytes.begin(), piece.bytes.end());
+  CHECK(stream == Bytes{9, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  CHECK(run.summary.all_exited_ok);
+}
+
+TEST_CASE("ns3 topology: a switch beyond the address plan is a clear error") {
+  scenario::Scenario s = ns3test::three_level_scenario();
+  s.network.switches[2].hosts = 2000;
+  s.protocol.processes = scenario::process_count(s);
+  ns3test::Run run;
+  try {
+    run.run(s);
+    FAIL("no error");
+  } catch (const std::invalid_argument& error) {
+    CHECK(std::string(error.what()).find("edge0") != std::string::npos);
+    CHECK(std::string(error.what()).find("address plan") != std::string::npos);
+  }
+}
