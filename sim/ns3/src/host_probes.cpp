@@ -93,7 +93,9 @@ void ProcessHost::on_datagram(SocketPtr socket) {
     // A pong of a sample given up on (or of an earlier probe with this id) is ignored.
     if (payload[0] != kPong || it == probes_.end() || it->second.done != sample) continue;
     Probe& probe = it->second;
-    probe.timeout.Cancel();
+    // Removed, not cancelled: a cancelled event stays queued until its time, and a million
+    // probes would leave a million of them in the scheduler.
+    n3::Simulator::Remove(probe.timeout);
     probe.best = std::min(probe.best, now() - probe.sent_at);
     ++probe.answered;
     finish_sample(id, probe);

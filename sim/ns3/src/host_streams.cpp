@@ -96,8 +96,9 @@ void ProcessHost::connect(const ConnectCmd& cmd) {
   watch(cmd.conn, socket);
   socket->TraceConnectWithoutContext("Rx", n3::MakeCallback(&ProcessHost::on_segment, this));
   socket->Connect(n3::InetSocketAddress(address_of(target), world_.process(target).port));
-  n3::Simulator::Schedule(n3::NanoSeconds(world_.connect_timeout()),
-                          &ProcessHost::on_connect_timeout, this, cmd.conn, conn.attempt);
+  conn.timeout = n3::Simulator::Schedule(n3::NanoSeconds(world_.connect_timeout()),
+                                         &ProcessHost::on_connect_timeout, this, cmd.conn,
+                                         conn.attempt);
 }
 
 void ProcessHost::on_connect_timeout(ConnId id, std::uint64_t attempt) {
@@ -114,6 +115,7 @@ void ProcessHost::on_connected(SocketPtr socket) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
   it->second.state = ConnState::Open;
+  n3::Simulator::Remove(it->second.timeout);
   deliver(ConnectedInput{id});
   // The core may have queued frames while connecting, or closed the connection meanwhile.
   it = conns_.find(id);

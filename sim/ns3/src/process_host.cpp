@@ -119,7 +119,7 @@ void ProcessHost::stop(const ExitCmd& exit) {
   if (zombie_) return;
   zombie_ = true;
   pending_.clear();
-  for (auto& [id, probe] : probes_) probe.timeout.Cancel();
+  for (auto& entry : probes_) n3::Simulator::Remove(entry.second.timeout);
   probes_.clear();
   for (SocketPtr* socket : {&listener_, &udp_, &bulk_listener_}) {
     if (!*socket) continue;

@@ -69,6 +69,7 @@ class ProcessHost {
     ConnState state = ConnState::Connecting;
     std::deque<Chunk> queue;  // not yet accepted by the socket's send buffer
     std::uint64_t attempt = 0;
+    ::ns3::EventId timeout;  // the connect time-out, removed once connected
   };
   void open_listeners();
   void connect(const ConnectCmd& cmd);

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The same scenario and seed on SimGrid and on ns-3 make the same decisions: `tsunagi compare`
+# exits 0, and the ns-3 run inferred the true switch groups.
+# Usage: ns3_compare.sh SCENARIO [--set ...]
+source "$(dirname "$0")/lib.sh"
+scenario=$SRC/scenarios/$1
+shift
+"$TSUNAGI" run "$scenario" --backend simgrid --out "$WORK/simgrid" --quiet "$@" >/dev/null
+"$TSUNAGI" run "$scenario" --backend ns3 --out "$WORK/ns3" --quiet "$@" >/dev/null
+expect_json "$WORK/ns3/result.json" backend '"ns3"'
+expect_json "$WORK/ns3/result.json" ok true
+expect_json "$WORK/ns3/result.json" inference.groups_correct true
+"$TSUNAGI" compare "$WORK/simgrid" "$WORK/ns3" || fail "SimGrid and ns-3 made different decisions"
+echo "ok: SimGrid and ns-3 made the same decisions ($(wc -l < "$WORK/ns3/trace.jsonl") each)"
