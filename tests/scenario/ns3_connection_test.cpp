@@ -80,8 +80,7 @@ TEST_CASE("ns3 connect: unknown endpoint and exited target refused, slow answer 
       if (failed->conn == 3) self.command(ExitCmd{true, "done"});
   };
   run.scripts[3] = [](ns3test::Scripted& self, const Input& input) {
-    if (std::holds_alternative<StartedInput>(input.event))
-      self.command(ArmTimerCmd{1, 5'000'000});
+    if (std::holds_alternative<StartedInput>(input.event)) self.command(ArmTimerCmd{1, 5'000'000});
     if (std::holds_alternative<TimerFiredInput>(input.event)) self.command(ExitCmd{true, ""});
   };
   run.run(s);

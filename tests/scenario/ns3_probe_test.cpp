@@ -46,7 +46,8 @@ TEST_CASE("ns3 RTT probe: minimum of K UDP echoes is the route's RTT; a gone tar
   CHECK(!measured[1].second.ok);
   CHECK(measured[1].first == 2 * kNsPerSec);
   // The target's core never saw the pings: its adapter echoed them.
-  for (const Input& input : run.inputs[3]) CHECK(!std::holds_alternative<ReceivedInput>(input.event));
+  for (const Input& input : run.inputs[3])
+    CHECK(!std::holds_alternative<ReceivedInput>(input.event));
 }
 
 TEST_CASE("ns3 throughput probe: bulk TCP at the bottleneck; two over one uplink share it") {
@@ -66,7 +67,8 @@ TEST_CASE("ns3 throughput probe: bulk TCP at the bottleneck; two over one uplink
       self.command(ProbeThroughputCmd{2, to3, kBytes});
   };
   run.scripts[2] = [&](ns3test::Scripted& self, const Input& input) {
-    if (std::holds_alternative<StartedInput>(input.event)) self.command(ArmTimerCmd{1, 100'000'000});
+    if (std::holds_alternative<StartedInput>(input.event))
+      self.command(ArmTimerCmd{1, 100'000'000});
     if (std::holds_alternative<TimerFiredInput>(input.event))
       self.command(ProbeThroughputCmd{3, to4, kBytes});
     if (std::holds_alternative<ThroughputMeasuredInput>(input.event))
@@ -93,8 +95,8 @@ TEST_CASE("ns3 throughput probe: bulk TCP at the bottleneck; two over one uplink
   CHECK(alone > 16e6 * 1.03);
   CHECK(alone < 16e6 * 1.15);
   // Rank 1 -> 3 and rank 2 -> 4 both cross edge0's and edge1's uplinks: each gets about half.
-  for (double shared : {static_cast<double>(one[1].second.elapsed),
-                        static_cast<double>(two[0].second.elapsed)}) {
+  for (double shared :
+       {static_cast<double>(one[1].second.elapsed), static_cast<double>(two[0].second.elapsed)}) {
     CHECK(shared > 1.6 * alone);
     CHECK(shared < 2.4 * alone);
   }
@@ -109,7 +111,8 @@ TEST_CASE("ns3 processes per host: each has its own port, host-mates talk over l
   ns3test::Run run;
   const Endpoint mate = sim::ns3::endpoint_of(s, 1);
   run.scripts[0] = [mate](ns3test::Scripted& self, const Input& input) {
-    if (std::holds_alternative<StartedInput>(input.event)) self.command(ProbeRttCmd{1, mate, 2, 64});
+    if (std::holds_alternative<StartedInput>(input.event))
+      self.command(ProbeRttCmd{1, mate, 2, 64});
     if (std::holds_alternative<RttMeasuredInput>(input.event)) self.command(ConnectCmd{1, mate});
     if (std::holds_alternative<ConnectedInput>(input.event)) {
       self.command(SendCmd{1, Bytes{9}, 9});

@@ -22,7 +22,8 @@ using Script = std::function<void(Scripted& self, const Input& input)>;
 // Reacts to inputs with a test-supplied function and records every input it gets.
 class Scripted : public Process {
  public:
-  Scripted(Script script, std::vector<Input>* record) : script_(std::move(script)), record_(record) {}
+  Scripted(Script script, std::vector<Input>* record)
+      : script_(std::move(script)), record_(record) {}
   void handle(const Input& input) override {
     record_->push_back(input);
     if (script_) {
@@ -120,6 +121,8 @@ inline scenario::Scenario three_level_scenario(int procs_per_host = 1) {
   return s;
 }
 
-constexpr double us(double microseconds) { return microseconds * 1e3; }
+constexpr double us(double microseconds) {
+  return microseconds * 1e3;
+}
 
 }  // namespace tsunagi::ns3test

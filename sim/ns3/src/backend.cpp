@@ -39,7 +39,8 @@ Ns3RunSummary run_ns3_with(const scenario::Scenario& scenario, runner::RunObserv
   const int rendezvous = world.rendezvous_index();
   hosts.push_back(std::make_unique<ProcessHost>(world, rendezvous, make_rendezvous()));
   for (int index = 0; index < rendezvous; ++index)
-    hosts.push_back(std::make_unique<ProcessHost>(world, index, make_node(world.process(index).rank)));
+    hosts.push_back(
+        std::make_unique<ProcessHost>(world, index, make_node(world.process(index).rank)));
   // Everyone starts at time 0, the rendezvous first so it listens before any rank connects.
   // The context (node id) is what ns-3's logs and pcap tracing attribute events to.
   for (const auto& host : hosts) {

@@ -213,8 +213,8 @@ void ProcessHost::on_bulk_readable(SocketPtr socket) {
     const std::uint32_t size = packet->GetSize();
     if (size == 0) break;
     if (in.header.size() < kBulkHeader) {
-      const auto take = static_cast<std::uint32_t>(
-          std::min<std::uint64_t>(size, kBulkHeader - in.header.size()));
+      const auto take =
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(size, kBulkHeader - in.header.size()));
       Bytes head(size);
       packet->CopyData(head.data(), size);
       in.header.insert(in.header.end(), head.begin(), head.begin() + take);

@@ -50,7 +50,9 @@ void ProcessHost::open_listeners() {
   udp_->SetRecvCallback(n3::MakeCallback(&ProcessHost::on_datagram, this));
 }
 
-bool ProcessHost::accept_request(SocketPtr, const n3::Address&) { return !zombie_; }
+bool ProcessHost::accept_request(SocketPtr, const n3::Address&) {
+  return !zombie_;
+}
 
 void ProcessHost::watch(ConnId id, const SocketPtr& socket) {
   by_socket_[n3::PeekPointer(socket)] = id;
@@ -96,9 +98,9 @@ void ProcessHost::connect(const ConnectCmd& cmd) {
   watch(cmd.conn, socket);
   socket->TraceConnectWithoutContext("Rx", n3::MakeCallback(&ProcessHost::on_segment, this));
   socket->Connect(n3::InetSocketAddress(address_of(target), world_.process(target).port));
-  conn.timeout = n3::Simulator::Schedule(n3::NanoSeconds(world_.connect_timeout()),
-                                         &ProcessHost::on_connect_timeout, this, cmd.conn,
-                                         conn.attempt);
+  conn.timeout =
+      n3::Simulator::Schedule(n3::NanoSeconds(world_.connect_timeout()),
+                              &ProcessHost::on_connect_timeout, this, cmd.conn, conn.attempt);
 }
 
 void ProcessHost::on_connect_timeout(ConnId id, std::uint64_t attempt) {
@@ -138,8 +140,7 @@ void ProcessHost::on_segment(n3::Ptr<const n3::Packet>, const n3::TcpHeader& hea
   if (it == by_socket_.end()) return;
   auto conn = conns_.find(it->second);
   if (conn == conns_.end() || conn->second.state != ConnState::Connecting) return;
-  n3::Simulator::ScheduleNow(&ProcessHost::refuse_connect, this, it->second,
-                             conn->second.attempt);
+  n3::Simulator::ScheduleNow(&ProcessHost::refuse_connect, this, it->second, conn->second.attempt);
 }
 
 void ProcessHost::refuse_connect(ConnId id, std::uint64_t attempt) {
@@ -191,8 +192,12 @@ void ProcessHost::on_writable(SocketPtr socket, std::uint32_t) {
   if (it != conns_.end()) pump(id, it->second);
 }
 
-void ProcessHost::on_normal_close(SocketPtr socket) { on_peer_gone(socket); }
-void ProcessHost::on_error_close(SocketPtr socket) { on_peer_gone(socket); }
+void ProcessHost::on_normal_close(SocketPtr socket) {
+  on_peer_gone(socket);
+}
+void ProcessHost::on_error_close(SocketPtr socket) {
+  on_peer_gone(socket);
+}
 
 // The peer's FIN or reset (or the end of our own close): the peer sends and reads no more.
 void ProcessHost::on_peer_gone(SocketPtr socket) {
@@ -245,8 +250,8 @@ void ProcessHost::pump(ConnId id, Conn& conn) {
     std::uint64_t n = 0;
     if (chunk.written < chunk.bytes.size()) {
       n = std::min<std::uint64_t>(space, chunk.bytes.size() - chunk.written);
-      packet = n3::Create<n3::Packet>(chunk.bytes.data() + chunk.written,
-                                      static_cast<std::uint32_t>(n));
+      packet =
+          n3::Create<n3::Packet>(chunk.bytes.data() + chunk.written, static_cast<std::uint32_t>(n));
     } else {
       n = std::min<std::uint64_t>(space, total - chunk.written);
       packet = n3::Create<n3::Packet>(static_cast<std::uint32_t>(n));  // zero-filled

@@ -23,7 +23,9 @@ ProcessHost::ProcessHost(World& world, int index, std::unique_ptr<Process> core)
   self_.process = this;
 }
 
-ProcessHost::~ProcessHost() { self_.process = nullptr; }
+ProcessHost::~ProcessHost() {
+  self_.process = nullptr;
+}
 
 TimeNs ProcessHost::now() const {
   return std::max(last_now_, static_cast<TimeNs>(n3::Simulator::Now().GetNanoSeconds()));
@@ -34,7 +36,8 @@ void ProcessHost::start() {
   StartedInput started;
   started.rank = self_.rank;
   started.self = self_.endpoint;
-  if (self_.rank != kNoRank) started.rendezvous = world_.process(world_.rendezvous_index()).endpoint;
+  if (self_.rank != kNoRank)
+    started.rendezvous = world_.process(world_.rendezvous_index()).endpoint;
   started.host = self_.host;
   started.config = world_.config();
   deliver(std::move(started));
@@ -108,9 +111,13 @@ void ProcessHost::perform(Command& command) {
       command);
 }
 
-void ProcessHost::on_timer(std::uint64_t timer) { deliver(TimerFiredInput{timer}); }
+void ProcessHost::on_timer(std::uint64_t timer) {
+  deliver(TimerFiredInput{timer});
+}
 
-void ProcessHost::on_compute_done(std::uint64_t task) { deliver(ComputeDoneInput{task}); }
+void ProcessHost::on_compute_done(std::uint64_t task) {
+  deliver(ComputeDoneInput{task});
+}
 
 // Exiting closes the listeners (later connects are refused, pings go unanswered) and every
 // connection: what is queued still goes, then a FIN, as a kernel flushes a dead process's

@@ -94,12 +94,14 @@ class Builder {
     const auto n = static_cast<int>(network_.switches.size());
     if (n == 0) throw std::invalid_argument("ns3: the network has no switch");
     if (n > kMaxSwitches)
-      throw std::invalid_argument("ns3: " + std::to_string(n) + " switches, the address plan "
-                                  "holds " + std::to_string(kMaxSwitches));
+      throw std::invalid_argument("ns3: " + std::to_string(n) +
+                                  " switches, the address plan "
+                                  "holds " +
+                                  std::to_string(kMaxSwitches));
     for (const auto& sw : network_.switches)
       if (sw.hosts + (sw.parent.empty() ? 1 : 0) > kMaxHostsPerSwitch)
-        throw std::invalid_argument("ns3: switch " + sw.name + " has " +
-                                    std::to_string(sw.hosts) + " hosts; the address plan holds " +
+        throw std::invalid_argument("ns3: switch " + sw.name + " has " + std::to_string(sw.hosts) +
+                                    " hosts; the address plan holds " +
                                     std::to_string(kMaxHostsPerSwitch) + " per switch");
   }
 
@@ -194,7 +196,8 @@ Endpoint endpoint_of(const scenario::Scenario& scenario, Rank rank) {
     const std::vector<int> host_of = scenario::rank_to_host(scenario);
     const auto r = static_cast<std::size_t>(rank);
     const auto host = static_cast<std::size_t>(host_of.at(r));
-    while (slot < static_cast<int>(r) && host_of[r - static_cast<std::size_t>(slot) - 1] == host_of[r])
+    while (slot < static_cast<int>(r) &&
+           host_of[r - static_cast<std::size_t>(slot) - 1] == host_of[r])
       ++slot;
     s = static_cast<std::size_t>(slots.at(host).switch_index);
     for (std::size_t i = 0; i < host; ++i)

@@ -25,8 +25,8 @@ struct TopologyHost {
 };
 
 struct Topology {
-  std::vector<TopologyHost> hosts;  // in scenario::enumerate_hosts order
-  TopologyHost rendezvous;          // an extra host on the root switch
+  std::vector<TopologyHost> hosts;                // in scenario::enumerate_hosts order
+  TopologyHost rendezvous;                        // an extra host on the root switch
   std::vector<::ns3::Ptr<::ns3::Node>> switches;  // in scenario order
 };
 

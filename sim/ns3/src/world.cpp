@@ -41,10 +41,10 @@ World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
   config->processes = scenario::process_count(scenario);
   config_ = std::move(config);
   if (scenario.placement.procs_per_host > kMaxProcsPerHost)
-    throw std::invalid_argument("ns3: placement.procs_per_host = " +
-                                std::to_string(scenario.placement.procs_per_host) +
-                                " exceeds the " + std::to_string(kMaxProcsPerHost) +
-                                " ports per host this backend hands out");
+    throw std::invalid_argument(
+        "ns3: placement.procs_per_host = " + std::to_string(scenario.placement.procs_per_host) +
+        " exceeds the " + std::to_string(kMaxProcsPerHost) +
+        " ports per host this backend hands out");
 
   const std::vector<int> host_of = scenario::rank_to_host(scenario);
   processes_.reserve(host_of.size() + 1);
