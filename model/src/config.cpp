@@ -39,6 +39,24 @@ bool parse_routing_kind(const std::string& text, RoutingKind& out) {
   return false;
 }
 
+const char* to_string(TreeMethod method) {
+  switch (method) {
+    case TreeMethod::None: return "none";
+    case TreeMethod::Exact: return "exact";
+  }
+  return "?";
+}
+
+bool parse_tree_method(const std::string& text, TreeMethod& out) {
+  for (TreeMethod m : {TreeMethod::None, TreeMethod::Exact}) {
+    if (text == to_string(m)) {
+      out = m;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool parse_plan_kind(const std::string& text, PlanKind& out) {
   for (PlanKind k : {PlanKind::AllToAll, PlanKind::RandomK, PlanKind::TopologyAware}) {
     if (text == to_string(k)) {

@@ -19,6 +19,9 @@ RunFacts facts_from_scenario(const scenario::Scenario& scenario, std::string bac
                                                     : scenario::process_count(scenario);
   facts.workload = to_string(scenario.protocol.workload.kind);
   facts.true_groups = scenario::true_switch_groups(scenario);
+  const scenario::SwitchTreeTruth tree = scenario::true_switch_tree(scenario);
+  facts.true_switch_parent = tree.switch_parent;
+  facts.true_switch_of_rank = tree.switch_of_rank;
   facts.summary = std::move(summary);
   facts.wall_s = wall_s;
   return facts;

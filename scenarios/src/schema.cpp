@@ -20,7 +20,14 @@ struct Schemas {
       "[workload]", {{"kind"}, {"pingpong", K::Table, &pingpong}, {"intsort", K::Table, &intsort}}};
   TableSchema inference{
       "[protocol.inference]",
-      {{"rtt_samples"}, {"rtt_parallel"}, {"min_jump_ratio"}, {"colocated_ratio"}}};
+      {{"rtt_samples"},
+       {"rtt_parallel"},
+       {"min_jump_ratio"},
+       {"colocated_ratio"},
+       {"tree"},
+       {"throughput_bytes"},
+       {"interference_drop"},
+       {"exact_max_groups"}}};
   TableSchema protocol{"[protocol]",
                        {{"plan"},
                         {"routing"},

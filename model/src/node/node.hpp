@@ -76,6 +76,7 @@ class Node final : public Process, private WorkloadContext {
   void issue_probes();
   void on_rtt(const RttMeasuredInput& in);
   void on_throughput(const ThroughputMeasuredInput& in);
+  void on_probe_order(const wire::ProbeOrderMsg& order);
   void finish_probing();
 
   // node_overlay.cpp

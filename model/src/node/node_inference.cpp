@@ -62,8 +62,17 @@ void Node::on_rtt(const RttMeasuredInput& in) {
   if (probes_in_flight_ == 0 && next_probe_ >= probe_targets_.size()) finish_probing();
 }
 
+// Tree inference: the rendezvous orders a bulk transfer; the node runs it and answers.
+void Node::on_probe_order(const wire::ProbeOrderMsg& order) {
+  if (directory_.empty() || order.to >= n_) {
+    send_frame(rendezvous_conn_, wire::make_probe_result({order.probe, order.bytes, 0, false}));
+    return;
+  }
+  emit(ProbeThroughputCmd{order.probe, directory_[static_cast<std::size_t>(order.to)], order.bytes});
+}
+
 void Node::on_throughput(const ThroughputMeasuredInput& in) {
-  (void)in;  // nodes start no throughput probes yet
+  send_frame(rendezvous_conn_, wire::make_probe_result({in.probe, in.bytes, in.elapsed, in.ok}));
 }
 
 void Node::finish_probing() {

@@ -2,11 +2,13 @@
 // groups (paper 000 §2.1), and the end-of-run barrier. It is the only process every node
 // must reach, and the only one that sees every node's measurements.
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/roles.hpp"
 #include "tsunagi/model/topology/switch_inference.hpp"
+#include "rendezvous/tree_prober.hpp"
 
 namespace tsunagi {
 namespace {
@@ -72,6 +74,7 @@ class Rendezvous final : public Process {
       case wire::FrameType::Register: return on_register(id, frame);
       case wire::FrameType::RttReport: return on_rtt_report(id, frame);
       case wire::FrameType::Done: return on_done(id);
+      case wire::FrameType::ProbeResult: return on_probe_result(id, frame);
       default:
         return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
     }
@@ -116,11 +119,58 @@ class Rendezvous final : public Process {
     if (config_->overlay.plan == PlanKind::TopologyAware) groups = combine_views(n_, near_);
     near_.clear();
     emit(TraceCmd{"groups", {{"groups", groups}}});
-    emit(ReportCmd{"inference", {{"groups", groups},
-                                 {"inferred", config_->overlay.plan == PlanKind::TopologyAware},
-                                 {"rtt_probes", rtt_probes_},
-                                 {"inference_end_ns", now_}}});
-    broadcast(wire::make_groups({groups}));
+    groups_ = std::move(groups);
+    inference_ = {{"groups", groups_},
+                  {"inferred", config_->overlay.plan == PlanKind::TopologyAware},
+                  {"rtt_probes", rtt_probes_},
+                  {"groups_end_ns", now_}};
+    if (!start_tree_inference()) finish_inference();
+  }
+
+  // The exact tree method runs between group inference and the groups going out, so its
+  // transfers have the network to themselves.
+  bool start_tree_inference() {
+    const InferenceConfig& cfg = config_->inference;
+    if (cfg.tree != TreeMethod::Exact || groups_.size() < 2) return false;
+    if (static_cast<int>(groups_.size()) > cfg.exact_max_groups) {
+      emit(TraceCmd{"tree_skipped", {{"groups", groups_.size()}, {"max", cfg.exact_max_groups}}});
+      return false;
+    }
+    prober_.emplace(groups_, hosts_, cfg);
+    send_probe_orders();
+    return true;
+  }
+
+  void send_probe_orders() {
+    for (const TreeProber::Order& order : prober_->next_orders()) {
+      emit(SendCmd{rank_conn_[static_cast<std::size_t>(order.from)],
+                   wire::encode(wire::make_probe_order(order.msg)), 0});
+    }
+  }
+
+  void on_probe_result(ConnId id, const wire::Frame& frame) {
+    auto msg = wire::read_probe_result(frame);
+    if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+    if (!prober_ || prober_->finished()) return reject(id, "probe result while no probe runs");
+    if (!prober_->on_result(std::get<wire::ProbeResultMsg>(msg))) return;
+    if (!prober_->finished()) return send_probe_orders();
+    const SwitchTree tree = prober_->infer();
+    const nlohmann::json detail = {{"method", "exact"}, {"leaves", tree.leaves},
+                                   {"parent", tree.parent}, {"complete", tree.complete}};
+    emit(TraceCmd{"tree", detail});
+    inference_["tree"] = detail;
+    inference_["throughput_transfers"] = prober_->transfers();
+    inference_["throughput_failed"] = prober_->failed();
+    inference_["tree_end_ns"] = now_;
+    prober_.reset();
+    finish_inference();
+  }
+
+  void finish_inference() {
+    inference_["inference_end_ns"] = now_;
+    emit(ReportCmd{"inference", inference_});
+    broadcast(wire::make_groups({groups_}));
+    groups_ = {};
   }
 
   void on_done(ConnId id) {
@@ -166,6 +216,9 @@ class Rendezvous final : public Process {
   int reports_ = 0;
   int done_ = 0;
   std::uint64_t rtt_probes_ = 0;
+  Groups groups_;                    // between group inference and broadcasting them
+  nlohmann::json inference_;         // the "inference" report being put together
+  std::optional<TreeProber> prober_;
   bool exited_ = false;
 };
 

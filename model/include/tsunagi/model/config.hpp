@@ -13,6 +13,9 @@ enum class PlanKind { AllToAll, RandomK, TopologyAware };
 // read off the switch groups (topology-aware plan only; no messages, O(1) per destination).
 enum class RoutingKind { Rounds, FromGroups };
 
+// How the rendezvous infers the switch tree once the groups are known.
+enum class TreeMethod { None, Exact };
+
 struct InferenceConfig {
   int rtt_samples = 3;             // K probes per peer, the minimum is kept (paper 000 §2.1)
   int rtt_parallel = 1;            // probes a node keeps in flight at once
@@ -21,6 +24,12 @@ struct InferenceConfig {
   // machine). For runs where labels say nothing, > 0 also detects them from RTTs: a near side
   // below this share of the far side is read as one host (0.25 suits LANs; 0 = off).
   double colocated_ratio = 0;
+  // Switch tree (paper 000 §2.2): None, or Exact = throughput interference between
+  // representatives of every pair of groups (needs ~L^4/2 pair probes for L groups).
+  TreeMethod tree = TreeMethod::None;
+  std::uint64_t throughput_bytes = 1'000'000;  // bytes of one throughput probe
+  double interference_drop = 0.25;  // two transfers interfere when one falls below 75 % alone
+  int exact_max_groups = 24;        // the exact method refuses more groups (probe count)
 };
 
 struct OverlayConfig {
@@ -72,6 +81,8 @@ const char* to_string(PlanKind plan);
 const char* to_string(WorkloadKind kind);
 const char* to_string(RoutingKind kind);
 bool parse_routing_kind(const std::string& text, RoutingKind& out);
+const char* to_string(TreeMethod method);
+bool parse_tree_method(const std::string& text, TreeMethod& out);
 bool parse_plan_kind(const std::string& text, PlanKind& out);
 bool parse_workload_kind(const std::string& text, WorkloadKind& out);
 

@@ -74,6 +74,14 @@ std::vector<int> rank_to_host(const Scenario& scenario);
 // smallest rank (the same canonical form the core uses for inferred groups).
 Groups true_switch_groups(const Scenario& scenario);
 
+// The switch tree as parent indices into network.switches (-1 for the root), and the switch
+// each rank's host hangs off. The runner scores inferred trees against it.
+struct SwitchTreeTruth {
+  std::vector<int> switch_parent;
+  std::vector<int> switch_of_rank;
+};
+SwitchTreeTruth true_switch_tree(const Scenario& scenario);
+
 // Total process count = min(placement.processes or all slots, hosts * procs_per_host).
 int process_count(const Scenario& scenario);
 
