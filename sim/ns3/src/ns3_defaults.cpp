@@ -27,6 +27,12 @@ void apply_ns3_defaults(std::uint64_t seed) {
   // The backend applies protocol.overlay.connect_timeout itself; ns-3's SYN retries (3 s, 6
   // times) only matter after that and never surface.
   n3::Config::SetDefault("ns3::TcpSocket::ConnTimeout", n3::TimeValue(n3::Seconds(1)));
+  // TIME_WAIT lasts 2 x MaxSegLifetime (ns-3: 2 x 120 s). ns-3 finds a segment's socket by a
+  // linear scan over the node's endpoints, and every closed connection keeps its endpoint
+  // through TIME_WAIT: after a few thousand throughput probes each segment paid a scan over
+  // thousands of dead sockets (half the run time at kaneda-112). 2 x 10 ms still outlasts any
+  // segment's stay in these networks.
+  n3::Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime", n3::DoubleValue(0.01));
   // Point-to-point links have no ARP, but routers' Ethernet-less stacks still create an ARP
   // layer: its request jitter (random 0-10 ms) must never add noise to an RTT.
   n3::Config::SetDefault("ns3::ArpL3Protocol::RequestJitter",
