@@ -10,5 +10,8 @@ shift
 expect_json "$WORK/ns3/result.json" backend '"ns3"'
 expect_json "$WORK/ns3/result.json" ok true
 expect_json "$WORK/ns3/result.json" inference.groups_correct true
+# When the scenario infers the tree too, ns-3's throughput probes must find the true one.
+tree=$(json_get "$WORK/simgrid/result.json" inference.tree_correct 2>/dev/null || echo null)
+[ "$tree" = null ] || expect_json "$WORK/ns3/result.json" inference.tree_correct "$tree"
 "$TSUNAGI" compare "$WORK/simgrid" "$WORK/ns3" || fail "SimGrid and ns-3 made different decisions"
 echo "ok: SimGrid and ns-3 made the same decisions ($(wc -l < "$WORK/ns3/trace.jsonl") each)"
