@@ -24,7 +24,9 @@ struct Schemas {
        {"rtt_parallel"},
        {"min_jump_ratio"},
        {"colocated_ratio"},
+       {"groups"},
        {"tree"},
+       {"rtt_tree_tolerance"},
        {"throughput_bytes"},
        {"interference_drop"},
        {"exact_max_groups"}}};
