@@ -43,18 +43,29 @@ const char* to_string(TreeMethod method) {
   switch (method) {
     case TreeMethod::None: return "none";
     case TreeMethod::Exact: return "exact";
+    case TreeMethod::Rtt: return "rtt";
   }
   return "?";
 }
 
 bool parse_tree_method(const std::string& text, TreeMethod& out) {
-  for (TreeMethod m : {TreeMethod::None, TreeMethod::Exact}) {
+  for (TreeMethod m : {TreeMethod::None, TreeMethod::Exact, TreeMethod::Rtt}) {
     if (text == to_string(m)) {
       out = m;
       return true;
     }
   }
   return false;
+}
+
+const char* to_string(GroupMethod method) {
+  return method == GroupMethod::Leaders ? "leaders" : "all_pairs";
+}
+
+bool parse_group_method(const std::string& text, GroupMethod& out) {
+  if (text != "leaders" && text != "all_pairs") return false;
+  out = text == "leaders" ? GroupMethod::Leaders : GroupMethod::AllPairs;
+  return true;
 }
 
 bool parse_plan_kind(const std::string& text, PlanKind& out) {

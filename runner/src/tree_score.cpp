@@ -63,6 +63,7 @@ void score_tree(const nlohmann::json& report, const RunFacts& facts, nlohmann::o
                           static_cast<std::size_t>(inferred->leaves) == groups_it->size();
   section["tree_correct"] = comparable && same_unrooted_tree(*inferred, *truth);
   section["tree_root_matches"] = comparable && same_leaf_sets(*inferred, *truth);
+  section["tree_assumptions_hold"] = facts.tree_assumptions_hold;
 }
 
 }  // namespace tsunagi::runner::detail

@@ -141,6 +141,44 @@ Decoded<ProbeOrderMsg> read_probe_order(const Frame& f) {
   return finish(r, m, "probe_order");
 }
 
+Frame make_rtt_order(const RttOrderMsg& m) {
+  Writer w;
+  w.u32(m.round);
+  w.i32_list(m.targets);
+  return framed(FrameType::RttOrder, w.take());
+}
+
+Decoded<RttOrderMsg> read_rtt_order(const Frame& f) {
+  if (auto e = expect(f, FrameType::RttOrder)) return *e;
+  Reader r(f.payload);
+  RttOrderMsg m;
+  m.round = r.u32();
+  m.targets = r.i32_list(kMaxRanks);
+  for (Rank t : m.targets)
+    if (r.ok() && !valid_rank(t)) r.fail("rank out of range");
+  return finish(r, m, "rtt_order");
+}
+
+Frame make_rtt_column(const RttColumnMsg& m) {
+  Writer w;
+  w.u32(m.round);
+  w.i32_list(m.peers);
+  for (std::uint64_t rtt : m.rtts) w.u64(rtt);
+  return framed(FrameType::RttColumn, w.take());
+}
+
+Decoded<RttColumnMsg> read_rtt_column(const Frame& f) {
+  if (auto e = expect(f, FrameType::RttColumn)) return *e;
+  Reader r(f.payload);
+  RttColumnMsg m;
+  m.round = r.u32();
+  m.peers = r.i32_list(kMaxRanks);
+  for (std::size_t i = 0; i < m.peers.size() && r.ok(); ++i) m.rtts.push_back(r.u64());
+  for (Rank p : m.peers)
+    if (r.ok() && !valid_rank(p)) r.fail("rank out of range");
+  return finish(r, m, "rtt_column");
+}
+
 Frame make_probe_result(const ProbeResultMsg& m) {
   Writer w;
   w.u64(m.probe);

@@ -49,6 +49,8 @@ enum class FrameType : std::uint8_t {
   Goodbye = 10,    // either end of a shortcut: I stop sending here; answer and close
   ProbeOrder = 11,   // rendezvous -> node: run a throughput probe to a rank now
   ProbeResult = 12,  // node -> rendezvous: how long that probe's transfer took
+  RttOrder = 13,     // rendezvous -> node: measure RTTs to these ranks (scalable inference)
+  RttColumn = 14,    // node -> rendezvous: the RTTs it measured
 };
 const char* to_string(FrameType type);
 

@@ -39,6 +39,9 @@ struct RunFacts {
   Groups true_groups;         // ground truth, scored against the inferred groups
   std::vector<int> true_switch_parent;  // ground-truth switch tree (scenario switch indices)
   std::vector<int> true_switch_of_rank;
+  // Whether the true network meets the exact tree method's assumptions (docs/tree-inference.md):
+  // hosts on leaf switches only, every uplink a bottleneck for two host-speed transfers.
+  bool tree_assumptions_hold = false;
   BackendSummary summary;
   double wall_s = 0;          // wall-clock seconds the backend ran
 };

@@ -21,6 +21,7 @@ struct SwitchSpec {
   TimeNs host_latency = 5 * kNsPerUs;
   double uplink_bandwidth = 125e6;  // bytes/s of this switch's link to its parent
   TimeNs uplink_latency = 5 * kNsPerUs;
+  bool operator==(const SwitchSpec&) const = default;
 };
 
 struct Network {
