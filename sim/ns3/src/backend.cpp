@@ -8,8 +8,7 @@
 #include "ns3_defaults.hpp"
 #include "process_host.hpp"
 #include "topology.hpp"
-#include "tsunagi/model/roles.hpp"
-#include "tsunagi/sim/ns3/ns3_backend.hpp"
+#include "tsunagi/sim/ns3/ns3_spec.hpp"
 #include "world.hpp"
 
 namespace tsunagi::sim::ns3 {
@@ -26,13 +25,12 @@ void claim_the_simulator() {
 
 }  // namespace
 
-Ns3RunSummary run_ns3_with(const scenario::Scenario& scenario, runner::RunObserver& observer,
-                           const Ns3Options& options, const NodeFactory& make_node,
-                           const RendezvousFactory& make_rendezvous) {
+Ns3RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observer,
+                           const NodeFactory& make_node, const RendezvousFactory& make_rendezvous) {
   claim_the_simulator();
-  apply_ns3_defaults(scenario.seed);
-  const Topology topology = build_topology(scenario.network, options.pcap_dir);
-  World world(scenario, observer, topology);
+  apply_ns3_defaults(spec.seed);
+  const Topology topology = build_topology(spec);
+  World world(spec, observer, topology);
 
   std::vector<std::unique_ptr<ProcessHost>> hosts;
   hosts.reserve(static_cast<std::size_t>(world.process_count()));
@@ -57,13 +55,6 @@ Ns3RunSummary run_ns3_with(const scenario::Scenario& scenario, runner::RunObserv
   ::ns3::Simulator::Destroy();
   hosts.clear();
   return summary;
-}
-
-Ns3RunSummary run_ns3(const scenario::Scenario& scenario, runner::RunObserver& observer,
-                      const Ns3Options& options) {
-  return run_ns3_with(
-      scenario, observer, options, [](Rank) { return make_node(); },
-      [] { return make_rendezvous(); });
 }
 
 }  // namespace tsunagi::sim::ns3

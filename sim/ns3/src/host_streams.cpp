@@ -26,7 +26,7 @@
 #include <ns3/udp-socket-factory.h>
 
 #include "process_host.hpp"
-#include "tsunagi/sim/ns3/ns3_backend.hpp"
+#include "tsunagi/sim/ns3/ns3_spec.hpp"
 
 namespace tsunagi::sim::ns3 {
 

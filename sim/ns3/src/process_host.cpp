@@ -12,7 +12,7 @@
 #include <ns3/simulator.h>
 #include <ns3/tcp-socket-factory.h>
 
-#include "tsunagi/sim/ns3/ns3_backend.hpp"
+#include "tsunagi/sim/ns3/ns3_spec.hpp"
 
 namespace tsunagi::sim::ns3 {
 

@@ -17,7 +17,7 @@
 #include <ns3/point-to-point-module.h>
 
 #include "ns3_defaults.hpp"
-#include "tsunagi/sim/ns3/ns3_backend.hpp"
+#include "tsunagi/sim/ns3/ns3_spec.hpp"
 
 namespace tsunagi::sim::ns3 {
 
@@ -57,20 +57,19 @@ n3::Ptr<n3::Ipv4StaticRouting> routing_of(const n3::Ptr<n3::Node>& node) {
 
 class Builder {
  public:
-  Builder(const scenario::Network& network, std::string pcap_dir)
-      : network_(network), pcap_dir_(std::move(pcap_dir)) {}
+  explicit Builder(const Ns3Spec& spec) : spec_(spec), pcap_dir_(spec.options.pcap_dir) {}
 
   Topology build() {
     check_fits();
-    const std::size_t n = network_.switches.size();
+    const std::size_t n = spec_.switches.size();
     for (std::size_t s = 0; s < n; ++s) topology_.switches.push_back(n3::CreateObject<n3::Node>());
     parent_.assign(n, -1);
-    for (std::size_t s = 0; s < n; ++s) parent_[s] = index_of(network_.switches[s].parent);
+    for (std::size_t s = 0; s < n; ++s) parent_[s] = spec_.switches[s].parent;
     n3::NodeContainer all;
     for (const auto& node : topology_.switches) all.Add(node);
-    const std::vector<scenario::HostSlot> slots = scenario::enumerate_hosts(network_);
-    for (const scenario::HostSlot& slot : slots) {
-      topology_.hosts.push_back(TopologyHost{slot.host, n3::CreateObject<n3::Node>(), {}});
+    const std::vector<Ns3Host>& slots = spec_.hosts;
+    for (const Ns3Host& slot : slots) {
+      topology_.hosts.push_back(TopologyHost{slot.name, n3::CreateObject<n3::Node>(), {}});
       all.Add(topology_.hosts.back().node);
     }
     topology_.rendezvous = TopologyHost{"rendezvous", n3::CreateObject<n3::Node>(), {}};
@@ -91,25 +90,18 @@ class Builder {
 
  private:
   void check_fits() const {
-    const auto n = static_cast<int>(network_.switches.size());
+    const auto n = static_cast<int>(spec_.switches.size());
     if (n == 0) throw std::invalid_argument("ns3: the network has no switch");
     if (n > kMaxSwitches)
       throw std::invalid_argument("ns3: " + std::to_string(n) +
                                   " switches, the address plan "
                                   "holds " +
                                   std::to_string(kMaxSwitches));
-    for (const auto& sw : network_.switches)
-      if (sw.hosts + (sw.parent.empty() ? 1 : 0) > kMaxHostsPerSwitch)
+    for (const auto& sw : spec_.switches)
+      if (sw.hosts + (sw.parent < 0 ? 1 : 0) > kMaxHostsPerSwitch)
         throw std::invalid_argument("ns3: switch " + sw.name + " has " + std::to_string(sw.hosts) +
                                     " hosts; the address plan holds " +
                                     std::to_string(kMaxHostsPerSwitch) + " per switch");
-  }
-
-  int index_of(const std::string& name) const {
-    if (name.empty()) return -1;
-    for (std::size_t s = 0; s < network_.switches.size(); ++s)
-      if (network_.switches[s].name == name) return static_cast<int>(s);
-    throw std::invalid_argument("ns3: unknown parent switch " + name);
   }
 
   std::size_t root() const {
@@ -136,7 +128,7 @@ class Builder {
   }
 
   void attach_host(TopologyHost& host, std::size_t s, int h) {
-    const scenario::SwitchSpec& sw = network_.switches[s];
+    const Ns3Switch& sw = spec_.switches[s];
     const n3::NetDeviceContainer devices =
         link(topology_.switches[s], host.node, sw.host_bandwidth, sw.host_latency);
     add_interface(devices.Get(0), host_link(s, h, 1));
@@ -150,7 +142,7 @@ class Builder {
   }
 
   void attach_uplink(std::size_t s) {
-    const scenario::SwitchSpec& sw = network_.switches[s];
+    const Ns3Switch& sw = spec_.switches[s];
     const auto p = static_cast<std::size_t>(parent_[s]);
     const n3::NetDeviceContainer devices =
         link(topology_.switches[s], topology_.switches[p], sw.uplink_bandwidth, sw.uplink_latency);
@@ -175,7 +167,7 @@ class Builder {
     }
   }
 
-  const scenario::Network& network_;
+  const Ns3Spec& spec_;
   std::string pcap_dir_;
   Topology topology_;
   std::vector<int> parent_;
@@ -184,24 +176,23 @@ class Builder {
 
 }  // namespace
 
-Endpoint endpoint_of(const scenario::Scenario& scenario, Rank rank) {
-  const std::vector<scenario::HostSlot> slots = scenario::enumerate_hosts(scenario.network);
+Endpoint endpoint_in(const Ns3Spec& spec, Rank rank) {
   std::size_t s = 0;
   int h = 0;
   int slot = 0;
   if (rank == kNoRank) {  // the extra host after the root switch's own hosts
-    while (!scenario.network.switches.at(s).parent.empty()) ++s;
-    h = scenario.network.switches[s].hosts;
+    while (spec.switches.at(s).parent >= 0) ++s;
+    h = spec.switches[s].hosts;
   } else {
-    const std::vector<int> host_of = scenario::rank_to_host(scenario);
+    const std::vector<int>& host_of = spec.rank_host;
     const auto r = static_cast<std::size_t>(rank);
     const auto host = static_cast<std::size_t>(host_of.at(r));
     while (slot < static_cast<int>(r) &&
            host_of[r - static_cast<std::size_t>(slot) - 1] == host_of[r])
       ++slot;
-    s = static_cast<std::size_t>(slots.at(host).switch_index);
+    s = static_cast<std::size_t>(spec.hosts.at(host).switch_index);
     for (std::size_t i = 0; i < host; ++i)
-      if (slots[i].switch_index == slots[host].switch_index) ++h;
+      if (spec.hosts[i].switch_index == spec.hosts[host].switch_index) ++h;
   }
   std::ostringstream out;
   host_link(s, h, 2).Print(out);
@@ -209,8 +200,8 @@ Endpoint endpoint_of(const scenario::Scenario& scenario, Rank rank) {
   return out.str();
 }
 
-Topology build_topology(const scenario::Network& network, const std::string& pcap_dir) {
-  return Builder(network, pcap_dir).build();
+Topology build_topology(const Ns3Spec& spec) {
+  return Builder(spec).build();
 }
 
 }  // namespace tsunagi::sim::ns3

@@ -14,7 +14,7 @@
 #include <ns3/node.h>
 #include <ns3/ptr.h>
 
-#include "tsunagi/scenarios/scenario.hpp"
+#include "tsunagi/sim/ns3/ns3_spec.hpp"
 
 namespace tsunagi::sim::ns3 {
 
@@ -25,7 +25,7 @@ struct TopologyHost {
 };
 
 struct Topology {
-  std::vector<TopologyHost> hosts;                // in scenario::enumerate_hosts order
+  std::vector<TopologyHost> hosts;                // in Ns3Spec::hosts order
   TopologyHost rendezvous;                        // an extra host on the root switch
   std::vector<::ns3::Ptr<::ns3::Node>> switches;  // in scenario order
 };
@@ -33,6 +33,6 @@ struct Topology {
 // Builds nodes, links, addresses and routes. Throws std::invalid_argument when the network
 // does not fit the address plan (docs/ns3.md). With a pcap_dir, every host's link device
 // writes <pcap_dir>/<host>.pcap.
-Topology build_topology(const scenario::Network& network, const std::string& pcap_dir);
+Topology build_topology(const Ns3Spec& spec);
 
 }  // namespace tsunagi::sim::ns3

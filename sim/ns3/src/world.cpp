@@ -9,7 +9,7 @@
 #include <ns3/simulator.h>
 
 #include "process_host.hpp"
-#include "tsunagi/sim/ns3/ns3_backend.hpp"
+#include "tsunagi/sim/ns3/ns3_spec.hpp"
 
 namespace tsunagi::sim::ns3 {
 namespace {
@@ -34,19 +34,18 @@ ProcessEntry make_entry(Rank rank, const TopologyHost& host, int slot) {
 
 }  // namespace
 
-World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
-             const Topology& topology)
+World::World(const Ns3Spec& spec, runner::RunObserver& observer, const Topology& topology)
     : observer_(observer) {
-  auto config = std::make_shared<ProtocolConfig>(scenario.protocol);
-  config->processes = scenario::process_count(scenario);
+  auto config = std::make_shared<ProtocolConfig>(spec.protocol);
+  config->processes = static_cast<int>(spec.rank_host.size());
   config_ = std::move(config);
-  if (scenario.placement.procs_per_host > kMaxProcsPerHost)
+  if (spec.procs_per_host > kMaxProcsPerHost)
     throw std::invalid_argument(
-        "ns3: placement.procs_per_host = " + std::to_string(scenario.placement.procs_per_host) +
+        "ns3: placement.procs_per_host = " + std::to_string(spec.procs_per_host) +
         " exceeds the " + std::to_string(kMaxProcsPerHost) +
         " ports per host this backend hands out");
 
-  const std::vector<int> host_of = scenario::rank_to_host(scenario);
+  const std::vector<int>& host_of = spec.rank_host;
   processes_.reserve(host_of.size() + 1);
   int slot = 0;
   for (std::size_t r = 0; r < host_of.size(); ++r) {

@@ -14,7 +14,6 @@
 
 #include "topology.hpp"
 #include "tsunagi/runner/observer.hpp"
-#include "tsunagi/scenarios/scenario.hpp"
 
 namespace tsunagi::sim::ns3 {
 
@@ -34,8 +33,7 @@ struct ProcessEntry {
 
 class World {
  public:
-  World(const scenario::Scenario& scenario, runner::RunObserver& observer,
-        const Topology& topology);
+  World(const Ns3Spec& spec, runner::RunObserver& observer, const Topology& topology);
 
   int process_count() const { return static_cast<int>(processes_.size()); }
   int rendezvous_index() const { return process_count() - 1; }

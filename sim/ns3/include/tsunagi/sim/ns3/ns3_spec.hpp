@@ -1,0 +1,74 @@
+// The C++17 side of the ns-3 backend's boundary: what a run needs, in plain C++17 types.
+//
+// ns-3 3.37's headers do not compile as C++20 (GCC 12), so the backend's ns-3 translation units
+// are C++17 and may include only C++17-clean headers: this one, the core's io.hpp / roles.hpp
+// and the runner's observer.hpp. The scenario struct is C++20, so the C++20 front
+// (run_from_scenario.cpp, behind ns3_backend.hpp) turns a Scenario into an Ns3Spec first.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tsunagi/model/config.hpp"
+#include "tsunagi/model/io.hpp"
+#include "tsunagi/runner/observer.hpp"
+
+namespace tsunagi::sim::ns3 {
+
+struct Ns3Options {
+  // When not empty: write one pcap file per host into this directory (which must exist),
+  // named after the host ("s.0.0-h03.pcap"), plus "rendezvous.pcap".
+  std::string pcap_dir;
+};
+
+struct Ns3RunSummary {
+  TimeNs simulated_end = 0;    // simulated time of the last process exit
+  bool all_exited_ok = false;  // every process exited with ok = true
+  std::string failure;         // the first failure, empty when all_exited_ok
+};
+
+struct Ns3Switch {
+  std::string name;
+  int parent = -1;  // index of the parent switch (listed earlier); -1 for the root
+  int hosts = 0;
+  double host_bandwidth = 0;  // bytes/s
+  TimeNs host_latency = 0;
+  double uplink_bandwidth = 0;
+  TimeNs uplink_latency = 0;
+};
+
+struct Ns3Host {
+  std::string name;
+  int switch_index = 0;
+};
+
+struct Ns3Spec {
+  std::vector<Ns3Switch> switches;  // parents before children, exactly one root
+  std::vector<Ns3Host> hosts;       // switch by switch, host by host
+  std::vector<int> rank_host;       // host index of each rank (ranks of a host consecutive)
+  int procs_per_host = 1;
+  std::uint64_t seed = 1;
+  ProtocolConfig protocol;  // processes filled in
+  Ns3Options options;
+};
+
+using NodeFactory = std::function<std::unique_ptr<Process>(Rank rank)>;
+using RendezvousFactory = std::function<std::unique_ptr<Process>()>;
+
+// Runs the spec to completion (once per OS process; see ns3_backend.hpp).
+Ns3RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observer,
+                           const NodeFactory& make_node, const RendezvousFactory& make_rendezvous);
+
+// The endpoint of rank `rank` (kNoRank: the rendezvous) in a run of `spec`.
+Endpoint endpoint_in(const Ns3Spec& spec, Rank rank);
+
+// TCP/UDP port of the process in slot `slot` of its host (0, 1, ...). Its endpoint is
+// "<host IPv4 address>:<port>". Bulk throughput probes go to port + kBulkPortOffset.
+inline constexpr int kFirstPort = 7000;
+inline constexpr int kBulkPortOffset = 10000;
+inline constexpr int kMaxProcsPerHost = 1000;
+
+}  // namespace tsunagi::sim::ns3
