@@ -18,8 +18,8 @@ Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options) {
         throw std::invalid_argument("ns3: switch " + sw.name + ": parent " + sw.parent +
                                     " is not listed before it");
     }
-    spec.switches.push_back(Ns3Switch{sw.name, parent, sw.hosts, sw.host_bandwidth,
-                                      sw.host_latency, sw.uplink_bandwidth, sw.uplink_latency});
+    spec.switches.push_back(Ns3Switch{sw.name, parent, sw.hosts, sw.host_bandwidth, sw.host_latency,
+                                      sw.uplink_bandwidth, sw.uplink_latency});
   }
   for (const scenario::HostSlot& slot : scenario::enumerate_hosts(scenario.network))
     spec.hosts.push_back(Ns3Host{slot.host, slot.switch_index});

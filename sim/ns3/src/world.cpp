@@ -41,9 +41,8 @@ World::World(const Ns3Spec& spec, runner::RunObserver& observer, const Topology&
   config_ = std::move(config);
   if (spec.procs_per_host > kMaxProcsPerHost)
     throw std::invalid_argument(
-        "ns3: placement.procs_per_host = " + std::to_string(spec.procs_per_host) +
-        " exceeds the " + std::to_string(kMaxProcsPerHost) +
-        " ports per host this backend hands out");
+        "ns3: placement.procs_per_host = " + std::to_string(spec.procs_per_host) + " exceeds the " +
+        std::to_string(kMaxProcsPerHost) + " ports per host this backend hands out");
 
   const std::vector<int>& host_of = spec.rank_host;
   processes_.reserve(host_of.size() + 1);
