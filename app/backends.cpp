@@ -8,6 +8,9 @@
 #ifdef TSUNAGI_WITH_SIMGRID
 #include "tsunagi/sim/simgrid/simgrid_backend.hpp"
 #endif
+#ifdef TSUNAGI_WITH_REALNET
+#include "tsunagi/realnet/realnet_backend.hpp"
+#endif
 
 namespace tsunagi::app {
 
@@ -15,6 +18,9 @@ std::vector<std::string> available_backends() {
   std::vector<std::string> names;
 #ifdef TSUNAGI_WITH_SIMGRID
   names.emplace_back("simgrid");
+#endif
+#ifdef TSUNAGI_WITH_REALNET
+  names.emplace_back("realnet");
 #endif
   return names;
 }
@@ -31,11 +37,23 @@ runner::BackendSummary run_backend(const std::string& backend, const scenario::S
     const sim::simgrid::SimgridRunSummary summary = sim::simgrid::run_simgrid(scenario, observer);
     return runner::BackendSummary{summary.simulated_end, summary.all_exited_ok, summary.failure};
   }
-#else
+#endif
+#ifdef TSUNAGI_WITH_REALNET
+  if (backend == "realnet") {
+    const realnet::RealnetRunSummary summary = realnet::run_realnet(scenario, observer, realnet_options());
+    return runner::BackendSummary{summary.end, summary.all_exited_ok, summary.failure};
+  }
+#endif
   (void)scenario;
   (void)observer;
-#endif
   throw std::invalid_argument("backend '" + backend + "' is not compiled into this tsunagi");
 }
+
+#ifdef TSUNAGI_WITH_REALNET
+realnet::LaunchOptions& realnet_options() {
+  static realnet::LaunchOptions options;
+  return options;
+}
+#endif
 
 }  // namespace tsunagi::app

@@ -7,6 +7,9 @@
 #include "tsunagi/runner/observer.hpp"
 #include "tsunagi/runner/result.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
+#ifdef TSUNAGI_WITH_REALNET
+#include "tsunagi/realnet/realnet_backend.hpp"
+#endif
 
 namespace tsunagi::app {
 
@@ -19,5 +22,10 @@ bool is_available_backend(const std::string& name);
 // everything that happens. Throws std::exception when the backend cannot run it at all.
 runner::BackendSummary run_backend(const std::string& backend, const scenario::Scenario& scenario,
                                    runner::RunObserver& observer);
+
+#ifdef TSUNAGI_WITH_REALNET
+// The realnet launcher's options; `tsunagi run` fills them from its command line.
+realnet::LaunchOptions& realnet_options();
+#endif
 
 }  // namespace tsunagi::app
