@@ -54,10 +54,10 @@ class Builder {
     }
     for (const LinkEnd* end : {&a, &b}) {
       auto& lines = ns(end->ns);
-      lines.push_back("link set " + end->ifname + " addrgenmode none");
-      if (end->bridge_port) lines.push_back("link set " + end->ifname + " master br0");
+      lines.push_back("link set dev " + end->ifname + " addrgenmode none");
+      if (end->bridge_port) lines.push_back("link set dev " + end->ifname + " master br0");
       if (!end->ip.empty()) lines.push_back("addr add " + end->ip + "/16 dev " + end->ifname);
-      lines.push_back("link set " + end->ifname + " up");
+      lines.push_back("link set dev " + end->ifname + " up");
       // tbf: the link's rate on each end's egress; 1 ms of burst (at least 64 KB, so one GSO
       // super-packet passes whole), 50 ms of queue.
       const auto burst = std::max<long long>(64 * 1024, std::llround(bandwidth / 1000));
@@ -93,7 +93,7 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
     build.add_namespace(switch_ns.back());
     build.add_bridge(switch_ns.back());
   }
-  // Switch uplinks: the child's port "up", the parent's port "d<child>".
+  // Switch uplinks: the child's port "uplink", the parent's port "down<child>".
   for (std::size_t s = 0; s < switches.size(); ++s) {
     if (switches[s].parent.empty()) continue;
     std::size_t parent = 0;
@@ -101,8 +101,8 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
     if (parent == switches.size())
       throw std::invalid_argument("switch '" + switches[s].name + "' has unknown parent '" +
                                   switches[s].parent + "'");
-    build.add_link({switch_ns[s], "up", true, ""},
-                   {switch_ns[parent], "d" + std::to_string(s), true, ""},
+    build.add_link({switch_ns[s], "uplink", true, ""},
+                   {switch_ns[parent], "down" + std::to_string(s), true, ""},
                    switches[s].uplink_latency, switches[s].uplink_bandwidth);
   }
   for (std::size_t h = 0; h < hosts.size(); ++h) {

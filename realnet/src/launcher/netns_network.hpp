@@ -39,8 +39,8 @@ struct NetnsPlan {
 };
 
 struct NetnsCalibration {
-  double latency_scale = 10.0;
-  TimeNs min_delay = 100 * 1000;
+  double latency_scale = 50.0;
+  TimeNs min_delay = 1000;
 };
 
 NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& prefix,

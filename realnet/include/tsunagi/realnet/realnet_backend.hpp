@@ -23,8 +23,8 @@ struct LaunchOptions {
   bool dry_run = false;
   // Emulation calibration (netns): each link's one-way latency is multiplied by latency_scale;
   // links whose scaled latency is below min_delay get no delay line (a plain veth, ~1 us).
-  double latency_scale = 10.0;
-  TimeNs min_delay = 100 * kNsPerUs;
+  double latency_scale = 50.0;
+  TimeNs min_delay = 1 * kNsPerUs;
   int rtt_samples_min = 10;        // per RTT probe, at least this many samples (min kept)
   double timeout_s = 600;          // the whole run, from the first process started
   std::vector<std::string> overrides;  // the run's --set list (seed last), given to every daemon
