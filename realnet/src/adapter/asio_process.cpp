@@ -33,7 +33,12 @@ void AsioProcess::open() {
     udp_ = udp::socket(io_);
     udp_.open(where.address().is_v4() ? udp::v4() : udp::v6());
     udp_.bind(udp::endpoint(options_.listen_address, port), error);
-    if (!error) return;
+    if (!error) {
+      // Room for echo replies to many probers at once (capped by net.core.[rw]mem_max).
+      udp_.set_option(asio::socket_base::send_buffer_size(1 << 20), error);
+      udp_.set_option(asio::socket_base::receive_buffer_size(1 << 20), error);
+      return;
+    }
     if (options_.listen_port != 0)
       throw std::runtime_error("cannot bind the UDP echo to port " + std::to_string(port) + ": " +
                                error.message());

@@ -2,6 +2,7 @@
 #include "netns_network.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace tsunagi::realnet {
@@ -10,6 +11,15 @@ namespace {
 // "10.77.x.y" for the k-th address (k >= 1): one flat /16, bridges forward everything.
 std::string address(int k) {
   return "10.77." + std::to_string(k / 256) + "." + std::to_string(k % 256);
+}
+
+// "02:77:00:00:x:y" for the k-th address: locally administered, fixed, so every host can be
+// given every other host's MAC up front (see plan_netns).
+std::string mac_address(int k) {
+  char text[32];
+  std::snprintf(text, sizeof text, "02:77:00:%02x:%02x:%02x", (k >> 16) & 0xff, (k >> 8) & 0xff,
+                k & 0xff);
+  return text;
 }
 
 std::string bits_per_second(double bytes_per_second) {
@@ -21,6 +31,7 @@ struct LinkEnd {
   std::string ifname;
   bool bridge_port = false;   // enslaved to br0 in its namespace
   std::string ip;             // host end: the address (with /16)
+  std::string mac;            // host end: its fixed MAC
 };
 
 class Builder {
@@ -56,6 +67,7 @@ class Builder {
       auto& lines = ns(end->ns);
       lines.push_back("link set dev " + end->ifname + " addrgenmode none");
       if (end->bridge_port) lines.push_back("link set dev " + end->ifname + " master br0");
+      if (!end->mac.empty()) lines.push_back("link set dev " + end->ifname + " address " + end->mac);
       if (!end->ip.empty()) lines.push_back("addr add " + end->ip + "/16 dev " + end->ifname);
       lines.push_back("link set dev " + end->ifname + " up");
       // tbf: the link's rate on each end's egress; 1 ms of burst (at least 64 KB, so one GSO
@@ -101,8 +113,8 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
     if (parent == switches.size())
       throw std::invalid_argument("switch '" + switches[s].name + "' has unknown parent '" +
                                   switches[s].parent + "'");
-    build.add_link({switch_ns[s], "uplink", true, ""},
-                   {switch_ns[parent], "down" + std::to_string(s), true, ""},
+    build.add_link({switch_ns[s], "uplink", true, "", ""},
+                   {switch_ns[parent], "down" + std::to_string(s), true, "", ""},
                    switches[s].uplink_latency, switches[s].uplink_bandwidth);
   }
   for (std::size_t h = 0; h < hosts.size(); ++h) {
@@ -110,9 +122,10 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
     plan.host_ns.push_back(prefix + "h" + std::to_string(h));
     plan.host_ip.push_back(address(static_cast<int>(h) + 1));
     build.add_namespace(plan.host_ns.back());
-    build.add_link({plan.host_ns.back(), "eth0", false, plan.host_ip.back()},
+    build.add_link({plan.host_ns.back(), "eth0", false, plan.host_ip.back(),
+                    mac_address(static_cast<int>(h) + 1)},
                    {switch_ns[static_cast<std::size_t>(hosts[h].switch_index)],
-                    "h" + std::to_string(h), true, ""},
+                    "h" + std::to_string(h), true, "", ""},
                    sw.host_latency, sw.host_bandwidth);
   }
   // The rendezvous: a host of its own on the root switch, wired like the root's hosts.
@@ -122,9 +135,25 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
   plan.rendezvous_ns = prefix + "rv";
   plan.rendezvous_ip = address(static_cast<int>(hosts.size()) + 1);
   build.add_namespace(plan.rendezvous_ns);
-  build.add_link({plan.rendezvous_ns, "eth0", false, plan.rendezvous_ip},
-                 {switch_ns[root], "rv", true, ""}, switches[root].host_latency,
+  build.add_link({plan.rendezvous_ns, "eth0", false, plan.rendezvous_ip,
+                  mac_address(static_cast<int>(hosts.size()) + 1)},
+                 {switch_ns[root], "rv", true, "", ""}, switches[root].host_latency,
                  switches[root].host_bandwidth);
+  // Static ARP: every host knows every other host's MAC from the start. ARP is not part of what
+  // the scenario describes, and 32 hosts resolving each other at the same moment through delay
+  // lines lost resolutions for seconds; packets parked behind an unresolved neighbour then
+  // filled the UDP echo socket's send buffer, and probes failed (docs/realnet.md).
+  std::vector<std::string> all_ns = plan.host_ns;
+  all_ns.push_back(plan.rendezvous_ns);
+  for (std::size_t a = 0; a < all_ns.size(); ++a) {
+    auto& lines = plan.ns_batch[all_ns[a]];
+    for (std::size_t b = 0; b < all_ns.size(); ++b) {
+      if (a == b) continue;
+      const int k = static_cast<int>(b) + 1;
+      lines.push_back("neigh replace " + address(k) + " lladdr " + mac_address(k) +
+                      " dev eth0 nud permanent");
+    }
+  }
   return plan;
 }
 
