@@ -173,6 +173,7 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
     if (plan.mode == "loopback") return "127.0.0.1:" + port;
     if (plan.mode == "netns")
       return (host < 0 ? plan.netns->rendezvous_ip : plan.netns->host_ip[static_cast<std::size_t>(host)]) + ":" + port;
+    if (plan.mode == "slurm") return "auto:" + port;  // the task's own machine
     return cluster_hosts[host < 0 ? 0 : static_cast<std::size_t>(host)] + ":" + port;
   };
 
@@ -197,7 +198,8 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
     args.insert(args.begin(), paths.node);
     // The host label is the scenario's host name, as in SimGrid (on a cluster: the real name).
     const std::string label = plan.mode == "hosts" ? cluster_hosts[static_cast<std::size_t>(host)]
-                                                   : hosts[static_cast<std::size_t>(host)].host;
+                              : plan.mode == "slurm" ? std::string("auto")
+                                                     : hosts[static_cast<std::size_t>(host)].host;
     args.insert(args.end(), {"--rank", std::to_string(r), "--rendezvous", kRendezvousPlaceholder,
                              "--listen", listen_of(host, false), "--host-label", label});
     place(p, host, args);
@@ -206,7 +208,7 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
   if (plan.mode == "slurm") {
     // One script: the rendezvous on the allocation's first node, then one task per rank.
     std::ostringstream script;
-    script << "set -e\nRV=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n";
+    script << "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' INT TERM   # stop both steps with the launcher\nRV=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n";
     std::vector<std::string> rv{"srun", "--nodes=1", "--ntasks=1", "--nodelist=$RV", "--overlap",
                                 paths.rendezvous};
     auto rv_args = common_args(scenario, options, -1, plan.rendezvous.events_file);

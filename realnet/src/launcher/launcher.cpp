@@ -74,6 +74,7 @@ class Launch {
   void fail(const std::string& why) {
     if (failure_.empty()) failure_ = why;
   }
+  bool failed() const { return !failure_.empty() || !deaths_.empty(); }
   RealnetRunSummary finish();
 
   const scenario::Scenario& scenario_;
@@ -85,6 +86,7 @@ class Launch {
   std::map<std::string, Tracked> tracked_;        // by label
   std::map<std::size_t, std::string> child_label_;
   std::string failure_;
+  std::vector<std::string> deaths_;  // the root cause when a process died: reported first
   std::chrono::steady_clock::time_point failed_at_{};
 };
 
@@ -127,7 +129,7 @@ void Launch::handle(const std::vector<ChildLine>& lines, const std::vector<Child
     t.death = "died (" + death.how + ", pid " + std::to_string(supervisor_.pid(death.child)) +
               ") before it exited";
     t.died_at = now();
-    fail(it->second + " " + t.death + "; its log: " +
+    deaths_.push_back(it->second + " " + t.death + "; its log: " +
          (it->second == "rendezvous" ? plan_.rendezvous.log_file
                                      : plan_.work_dir + "/" + it->second + ".log"));
   }
@@ -141,7 +143,7 @@ void Launch::wait_for_rendezvous() {
     std::vector<ChildDeath> deaths;
     supervisor_.poll(std::chrono::milliseconds(50), lines, deaths);
     handle(lines, deaths);
-    if (!failure_.empty()) throw std::runtime_error(failure_);
+    if (failed()) throw std::runtime_error(deaths_.empty() ? failure_ : deaths_.front());
     if (g_interrupt != 0) throw std::runtime_error("interrupted before the ranks started");
     if (std::chrono::steady_clock::now() > deadline)
       throw std::runtime_error("the rendezvous did not listen within 30 s; see " + plan_.rendezvous.log_file);
@@ -176,7 +178,7 @@ void Launch::watch_until_done() {
                                         [](const auto& entry) { return entry.second.exited; });
     if (all_exited) return;
     if (g_interrupt != 0) return fail(std::string("interrupted by ") + (g_interrupt == SIGINT ? "SIGINT" : "SIGTERM"));
-    if (!failure_.empty()) {
+    if (failed()) {
       if (failed_at_ == std::chrono::steady_clock::time_point{}) failed_at_ = clock;
       if (clock - failed_at_ > grace) return;
     }
@@ -246,7 +248,9 @@ RealnetRunSummary Launch::finish() {
     const Tracked& t = tracked_[record.label];
     record.synthesize_exit = true;
     record.died_at = t.died_at != 0 ? t.died_at : now();
-    record.death = !t.death.empty() ? t.death : "stopped by the launcher: " + failure_;
+    record.death = !t.death.empty() ? t.death
+                                    : "stopped by the launcher: " +
+                                          (deaths_.empty() ? failure_ : deaths_.front());
   }
   for (Rank r : plan_.absent) {
     records.insert(records.begin() + r, ProcessRecord{runner::process_label(r), "", true, 0,
@@ -256,6 +260,7 @@ RealnetRunSummary Launch::finish() {
   for (const std::string& problem : replay.problems) fail(problem);
   observer_.on_backend_count("realnet_latency_scale", plan_.netns ? options_.latency_scale : 0);
   observer_.on_backend_count("realnet_rtt_samples_min", options_.rtt_samples_min);
+  if (!deaths_.empty()) failure_ = deaths_.front();  // the cause of whatever failed after it
   RealnetRunSummary summary;
   summary.end = replay.last_exit;
   summary.failure = failure_;
