@@ -21,6 +21,24 @@ const char* to_string(WorkloadKind kind) {
   return "?";
 }
 
+const char* to_string(RoutingKind kind) {
+  switch (kind) {
+    case RoutingKind::Rounds: return "rounds";
+    case RoutingKind::FromGroups: return "groups";
+  }
+  return "?";
+}
+
+bool parse_routing_kind(const std::string& text, RoutingKind& out) {
+  for (RoutingKind k : {RoutingKind::Rounds, RoutingKind::FromGroups}) {
+    if (text == to_string(k)) {
+      out = k;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool parse_plan_kind(const std::string& text, PlanKind& out) {
   for (PlanKind k : {PlanKind::AllToAll, PlanKind::RandomK, PlanKind::TopologyAware}) {
     if (text == to_string(k)) {

@@ -21,6 +21,21 @@ PlanKind read_plan(const Section& s, PlanKind fallback) {
   return plan;
 }
 
+RoutingKind read_routing(const Section& s, RoutingKind fallback, PlanKind plan) {
+  std::string text = s.string("routing", to_string(fallback));
+  RoutingKind routing = fallback;
+  if (!parse_routing_kind(text, routing)) {
+    s.fail("routing", "unknown routing \"" + text +
+                          "\" — use \"rounds\" (distance vector by message exchange) or "
+                          "\"groups\" (read off the switch groups; topology plan only)");
+  }
+  if (routing == RoutingKind::FromGroups && plan != PlanKind::TopologyAware) {
+    s.fail("routing", "routing = \"groups\" needs plan = \"topology\" (it relies on every "
+                      "node having a neighbour in every group) — use routing = \"rounds\"");
+  }
+  return routing;
+}
+
 WorkloadKind read_kind(const Section& s, WorkloadKind fallback) {
   std::string text = s.string("kind", to_string(fallback));
   WorkloadKind kind = fallback;
@@ -35,8 +50,10 @@ WorkloadKind read_kind(const Section& s, WorkloadKind fallback) {
 void read_overlay(const Section& s, ProtocolConfig& out) {
   OverlayConfig& o = out.overlay;
   o.plan = read_plan(s, o.plan);
+  o.routing = read_routing(s, o.routing, o.plan);
   o.random_k = s.count("random_k", o.random_k, 1);
   o.shortcut_capacity = s.count("shortcut_capacity", o.shortcut_capacity);
+  o.connect_parallel = s.count("connect_parallel", o.connect_parallel, 0);
   o.connect_timeout = s.duration("connect_timeout", o.connect_timeout);
   if (o.connect_timeout <= 0)
     s.fail("connect_timeout", "connect_timeout must be above 0 — e.g. \"3s\"");

@@ -23,9 +23,11 @@ struct Schemas {
       {{"rtt_samples"}, {"rtt_parallel"}, {"min_jump_ratio"}, {"colocated_ratio"}}};
   TableSchema protocol{"[protocol]",
                        {{"plan"},
+                        {"routing"},
                         {"random_k"},
                         {"shortcut_capacity"},
                         {"connect_timeout"},
+                        {"connect_parallel"},
                         {"trace_full_routes"},
                         {"registration_timeout"},
                         {"inference", K::Table, &inference}}};

@@ -53,10 +53,65 @@ TEST_CASE("probe: RTT of 64 B probes is twice the one-way time of the route") {
   CHECK(by_probe[3].second.rtt == Approx(us(2 * (0.5 + 0.0064))).epsilon(0.01));
   CHECK_FALSE(by_probe[4].second.ok);
   CHECK(by_probe[4].first == 0);
-  REQUIRE(observer.counts.size() == 1);
-  CHECK(observer.counts[0].first == "inference.rtt_probes");
-  CHECK(observer.counts[0].second == 4);
+  std::map<std::string, double> counts(observer.counts.begin(), observer.counts.end());
+  CHECK(counts["inference.rtt_probes"] == 4);
+  CHECK(counts["inference.throughput_probes"] == 0);
   CHECK(run.summary.all_exited_ok);
+}
+
+TEST_CASE("throughput probe: two transfers sharing an uplink get half each, alone the whole link") {
+  const scenario::Scenario s = test::three_level_scenario();  // every link 125 MB/s
+  test::RecordingObserver observer;
+  test::ScriptedRun run;
+  constexpr std::uint64_t kBytes = 10'000'000;
+  const auto stay_up = [](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) self.command(ArmTimerCmd{9, kNsPerSec});
+    if (std::holds_alternative<TimerFiredInput>(input.event)) self.command(ExitCmd{true, ""});
+  };
+  // Ranks 1 and 2 (edge0) send to ranks 5 and 6 (edge2) together: both cross edge0's uplink.
+  // Then rank 1 sends alone (probe 3), and ranks 3 -> 4 inside edge1 ran beside it all along.
+  run.scripts[1] = [&](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event))
+      self.command(ProbeThroughputCmd{1, test::endpoint_of(s, 5), kBytes});
+    if (const auto* m = std::get_if<ThroughputMeasuredInput>(&input.event)) {
+      if (m->probe == 1) self.command(ArmTimerCmd{1, input.now + kNsPerMs});
+      if (m->probe == 3) self.command(ExitCmd{true, ""});
+    }
+    if (std::holds_alternative<TimerFiredInput>(input.event))
+      self.command(ProbeThroughputCmd{3, test::endpoint_of(s, 5), kBytes});
+  };
+  run.scripts[2] = [&](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event))
+      self.command(ProbeThroughputCmd{2, test::endpoint_of(s, 6), kBytes});
+    if (std::holds_alternative<ThroughputMeasuredInput>(input.event))
+      self.command(ExitCmd{true, ""});
+  };
+  run.scripts[3] = [&](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) {
+      self.command(ProbeThroughputCmd{4, test::endpoint_of(s, 4), kBytes});
+      self.command(ProbeThroughputCmd{5, "nowhere:0", kBytes});
+    }
+    if (const auto* m = std::get_if<ThroughputMeasuredInput>(&input.event); m && m->probe == 4)
+      self.command(ExitCmd{true, ""});
+  };
+  run.scripts[4] = run.scripts[5] = run.scripts[6] = stay_up;
+  run.run(s, observer);
+
+  std::map<std::uint64_t, ThroughputMeasuredInput> by_probe;
+  for (int rank : {1, 2, 3})
+    for (const auto& [now, m] : run.of<ThroughputMeasuredInput>(rank)) by_probe[m.probe] = m;
+  REQUIRE(by_probe.size() == 5);
+  const auto seconds = [&](std::uint64_t probe) { return by_probe[probe].elapsed / 1e9; };
+  const double link_s = kBytes / 125e6;  // 80 ms on a free link
+  CHECK(by_probe[1].ok);
+  CHECK(by_probe[1].bytes == kBytes);
+  CHECK(seconds(1) == Approx(2 * link_s).epsilon(0.02));
+  CHECK(seconds(2) == Approx(2 * link_s).epsilon(0.02));
+  CHECK(seconds(3) == Approx(link_s).epsilon(0.02));
+  CHECK(seconds(4) == Approx(link_s).epsilon(0.02));  // inside edge1: shares nothing
+  CHECK_FALSE(by_probe[5].ok);
+  std::map<std::string, double> counts(observer.counts.begin(), observer.counts.end());
+  CHECK(counts["inference.throughput_probes"] == 5);
 }
 
 TEST_CASE("probe: a target that has exited fails the probe when the ping arrives") {

@@ -87,7 +87,7 @@ TEST_CASE("overrides: unknown keys list the valid keys at that level", "[scenari
   CHECK_THAT(e, Contains("--set protocol.shortcut_capcity=4: unknown key 'shortcut_capcity' in "
                          "[protocol]"));
   CHECK_THAT(e, Contains("did you mean 'shortcut_capacity'"));
-  CHECK_THAT(e, Contains("valid keys there: plan, random_k, shortcut_capacity"));
+  CHECK_THAT(e, Contains("valid keys there: plan, routing, random_k, shortcut_capacity"));
   CHECK_THAT(error_of({"workload.intsort.keys=4"}),
              Contains("valid keys there: total_keys, max_key, iterations, compute_ns_per_key"));
   CHECK_THAT(error_of({"bogus=1"}), Contains("unknown key 'bogus' in the top level"));

@@ -70,7 +70,10 @@ void Node::on_connected(ConnId id) {
   c.up = true;
   for (auto& cmd : c.queued) emit(std::move(cmd));
   c.queued.clear();
-  if (c.purpose == wire::ConnPurpose::Static) static_peer_up(c.peer, id);
+  if (c.purpose == wire::ConnPurpose::Static) {
+    static_peer_up(c.peer, id);
+    static_connect_settled(c);
+  }
   if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_up(c.peer, id, true);
 }
 
@@ -91,7 +94,10 @@ void Node::on_connect_failed(const ConnectFailedInput& in) {
     emit(ExitCmd{false, "cannot reach the rendezvous"});
     return;
   }
-  if (c.purpose == wire::ConnPurpose::Static) static_peer_failed(c.peer);
+  if (c.purpose == wire::ConnPurpose::Static) {
+    static_peer_failed(c.peer);
+    static_connect_settled(c);
+  }
   if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_pending_.erase(c.peer);
 }
 
@@ -189,7 +195,9 @@ void Node::on_closed(ConnId id) {
   } else if (purpose == wire::ConnPurpose::Static) {
     static_conns_.erase(peer);
     trace("static_connection_lost", {{"peer", peer}});
-    if (routing_) {
+    if (group_routes_) {
+      group_routes_->drop_neighbor(peer);
+    } else if (routing_) {
       routing_->drop_neighbor(peer);
       pump_routing();
     } else {

@@ -16,6 +16,7 @@
 
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
+#include "tsunagi/model/overlay/group_routes.hpp"
 #include "tsunagi/model/overlay/routing.hpp"
 #include "tsunagi/model/overlay/shortcut_cache.hpp"
 #include "tsunagi/model/topology/switch_inference.hpp"
@@ -82,10 +83,14 @@ class Node final : public Process, private WorkloadContext {
   void static_peer_up(Rank peer, ConnId id);
   void static_peer_failed(Rank peer);
   void check_static_ready();
+  void open_more_static();
+  void static_connect_settled(const Conn& c);
   void on_route_round(Rank from, const wire::Frame& frame);
   void pump_routing();
   void routing_done();
   void trace_routes();
+  bool routes_ready() const;
+  Rank next_hop(Rank dest) const;
 
   // node_messaging.cpp
   void on_data(wire::Frame frame);
@@ -133,8 +138,12 @@ class Node final : public Process, private WorkloadContext {
   std::vector<Rank> plan_;                       // static neighbours, sorted
   std::map<Rank, ConnId> static_conns_;          // neighbour -> connection
   std::set<Rank> static_failed_;
+  std::deque<Rank> static_to_open_;             // planned peers we connect to, not yet tried
+  int static_opening_ = 0;                      // our static connects not yet settled
   bool have_plan_ = false;
-  std::optional<RoutingRounds> routing_;
+  Groups plan_groups_;                           // routing = groups: as the plan used them
+  std::optional<RoutingRounds> routing_;          // routing = rounds
+  std::optional<GroupRoutes> group_routes_;       // routing = groups
   std::vector<std::pair<Rank, wire::Frame>> early_rounds_;
   ShortcutCache shortcuts_{0};
   std::set<Rank> shortcut_pending_;

@@ -28,11 +28,11 @@ void Node::send(Rank dst, std::uint32_t tag, Bytes body, std::uint64_t filler) {
 }
 
 void Node::forward(wire::Frame frame) {
-  if (!routing_ || !routing_->done()) {
+  if (!routes_ready()) {
     waiting_frames_.push_back(std::move(frame));  // routes are still being built
     return;
   }
-  Rank next = routing_->next_hop(frame.dst);
+  Rank next = next_hop(frame.dst);
   auto it = next == kNoRank ? static_conns_.end() : static_conns_.find(next);
   if (it == static_conns_.end()) {
     ++counters_.messages_undeliverable;

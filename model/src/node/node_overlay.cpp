@@ -15,15 +15,35 @@ void Node::on_groups(Groups groups) {
   phase_ = Phase::Connecting;
   plan_ = plan_neighbors(config_->overlay.plan, rank_, n_, groups, config_->overlay.random_k,
                          config_->seed);
+  if (config_->overlay.routing == RoutingKind::FromGroups) {
+    plan_groups_ = normalise_plan_groups(n_, groups);
+  }
   have_plan_ = true;
   trace("plan", {{"plan", to_string(config_->overlay.plan)}, {"neighbors", plan_}});
   // The lower rank of each pair connects; the higher one waits for it.
   for (Rank peer : plan_) {
-    if (peer > rank_ && static_conns_.count(peer) == 0) {
-      open_connection(directory_[static_cast<std::size_t>(peer)], peer, wire::ConnPurpose::Static);
-    }
+    if (peer > rank_) static_to_open_.push_back(peer);
   }
+  open_more_static();
   check_static_ready();
+}
+
+// Keeps at most connect_parallel of our static connects in the making, in rank order.
+void Node::open_more_static() {
+  const int limit = config_->overlay.connect_parallel;
+  while (!static_to_open_.empty() && (limit == 0 || static_opening_ < limit)) {
+    const Rank peer = static_to_open_.front();
+    static_to_open_.pop_front();
+    if (static_conns_.count(peer) != 0) continue;
+    ++static_opening_;
+    open_connection(directory_[static_cast<std::size_t>(peer)], peer, wire::ConnPurpose::Static);
+  }
+}
+
+void Node::static_connect_settled(const Conn& c) {
+  if (!c.outgoing || c.purpose != wire::ConnPurpose::Static) return;
+  --static_opening_;
+  open_more_static();
 }
 
 void Node::static_peer_up(Rank peer, ConnId id) {
@@ -50,6 +70,11 @@ void Node::check_static_ready() {
     if (static_conns_.count(peer)) usable.push_back(peer);
   }
   phase_ = Phase::Routing;
+  if (config_->overlay.routing == RoutingKind::FromGroups) {
+    group_routes_.emplace(rank_, n_, plan_groups_, std::move(usable));
+    plan_groups_ = {};
+    return routing_done();
+  }
   routing_.emplace(rank_, n_, usable);
   for (auto& [from, frame] : early_rounds_) on_route_round(from, frame);
   early_rounds_.clear();
@@ -81,9 +106,17 @@ void Node::pump_routing() {
   if (routing_->done() && phase_ == Phase::Routing) routing_done();
 }
 
+bool Node::routes_ready() const { return group_routes_ || (routing_ && routing_->done()); }
+
+Rank Node::next_hop(Rank dest) const {
+  return group_routes_ ? group_routes_->next_hop(dest) : routing_->next_hop(dest);
+}
+
 void Node::trace_routes() {
-  const auto& next = routing_->next_hops();
-  nlohmann::json detail = {{"known", routing_->known()}, {"max_hops", routing_->max_distance()}};
+  const std::vector<Rank> next = group_routes_ ? group_routes_->next_hops() : routing_->next_hops();
+  const int known = group_routes_ ? group_routes_->known() : routing_->known();
+  const int max_hops = group_routes_ ? group_routes_->max_distance() : routing_->max_distance();
+  nlohmann::json detail = {{"known", known}, {"max_hops", max_hops}};
   if (config_->overlay.trace_full_routes) {
     detail["next_hop"] = next;
   } else {
@@ -102,7 +135,7 @@ void Node::trace_routes() {
 
 void Node::routing_done() {
   trace_routes();
-  if (!routing_->complete()) {
+  if (routing_ && !routing_->complete()) {
     trace("routes_incomplete", {{"known", routing_->known()}, {"processes", n_}});
   }
   phase_ = Phase::Running;

@@ -9,6 +9,9 @@
 namespace tsunagi {
 
 enum class PlanKind { AllToAll, RandomK, TopologyAware };
+// How next hops are found: Rounds = distance vector by message exchange (any plan); FromGroups =
+// read off the switch groups (topology-aware plan only; no messages, O(1) per destination).
+enum class RoutingKind { Rounds, FromGroups };
 
 struct InferenceConfig {
   int rtt_samples = 3;             // K probes per peer, the minimum is kept (paper 000 §2.1)
@@ -22,9 +25,14 @@ struct InferenceConfig {
 
 struct OverlayConfig {
   PlanKind plan = PlanKind::TopologyAware;
+  RoutingKind routing = RoutingKind::Rounds;
   int random_k = 8;                // expected degree of the random plan
   int shortcut_capacity = 0;       // paper 000 §3.2; 0 = no shortcuts
   TimeNs connect_timeout = 3 * kNsPerSec;
+  // Static connections a node has in the making at once (0 = all at once). Real stacks limit
+  // connect bursts (SYN floods overflow accept queues and trip router rate limits); in a flow
+  // simulator it also bounds the flows that share the network at the same moment.
+  int connect_parallel = 4;
   bool trace_full_routes = true;   // false: one digest per node instead of its whole table
 };
 
@@ -62,6 +70,8 @@ struct ProtocolConfig {
 
 const char* to_string(PlanKind plan);
 const char* to_string(WorkloadKind kind);
+const char* to_string(RoutingKind kind);
+bool parse_routing_kind(const std::string& text, RoutingKind& out);
 bool parse_plan_kind(const std::string& text, PlanKind& out);
 bool parse_workload_kind(const std::string& text, WorkloadKind& out);
 
