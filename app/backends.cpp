@@ -40,7 +40,8 @@ runner::BackendSummary run_backend(const std::string& backend, const scenario::S
 #endif
 #ifdef TSUNAGI_WITH_REALNET
   if (backend == "realnet") {
-    const realnet::RealnetRunSummary summary = realnet::run_realnet(scenario, observer, realnet_options());
+    const realnet::RealnetRunSummary summary =
+        realnet::run_realnet(scenario, observer, realnet_options());
     return runner::BackendSummary{summary.end, summary.all_exited_ok, summary.failure};
   }
 #endif

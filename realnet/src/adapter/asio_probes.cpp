@@ -13,7 +13,7 @@ constexpr std::uint8_t kPing = 'P';
 constexpr std::uint8_t kPong = 'Q';
 constexpr std::size_t kPingHeader = 1 + 8 + 4;  // kind, probe id, sample number
 constexpr std::uint8_t kBulkAck = 'A';
-constexpr std::size_t kBulkChunk = 4 << 20;     // zeros handed to one async_write
+constexpr std::size_t kBulkChunk = 4 << 20;  // zeros handed to one async_write
 
 void put_u64(std::uint8_t* at, std::uint64_t value) {
   for (int i = 0; i < 8; ++i) at[i] = static_cast<std::uint8_t>(value >> (8 * i));
@@ -49,21 +49,20 @@ struct BulkSink {
 }  // namespace
 
 void AsioProcess::receive_datagram() {
-  udp_.async_receive_from(
-      asio::buffer(datagram_), datagram_from_,
-      [this](const boost::system::error_code& error, std::size_t size) {
-        if (shut_down_ || error == asio::error::operation_aborted) return;
-        if (!error) on_datagram(size);
-        receive_datagram();
-      });
+  udp_.async_receive_from(asio::buffer(datagram_), datagram_from_,
+                          [this](const boost::system::error_code& error, std::size_t size) {
+                            if (shut_down_ || error == asio::error::operation_aborted) return;
+                            if (!error) on_datagram(size);
+                            receive_datagram();
+                          });
 }
 
 void AsioProcess::on_datagram(std::size_t size) {
   if (size < kPingHeader) return;
   if (datagram_[0] == kPing) {
     // The echo: answered at once, also after this process exited (peers may still measure).
-    auto reply = std::make_shared<std::vector<std::uint8_t>>(datagram_.begin(),
-                                                             datagram_.begin() + static_cast<std::ptrdiff_t>(size));
+    auto reply = std::make_shared<std::vector<std::uint8_t>>(
+        datagram_.begin(), datagram_.begin() + static_cast<std::ptrdiff_t>(size));
     (*reply)[0] = kPong;
     udp_.async_send_to(asio::buffer(*reply), datagram_from_,
                        [reply](const boost::system::error_code&, std::size_t) {});
@@ -78,7 +77,8 @@ void AsioProcess::on_datagram(std::size_t size) {
   if (it == rtt_probes_.end() || it->second.sample != sample) return;  // late or foreign
   RttProbe& probe = it->second;
   const TimeNs rtt =
-      arrived - std::chrono::duration_cast<std::chrono::nanoseconds>(probe.sent_at - options_.epoch).count();
+      arrived -
+      std::chrono::duration_cast<std::chrono::nanoseconds>(probe.sent_at - options_.epoch).count();
   probe.best = probe.done == 0 ? rtt : std::min(probe.best, rtt);
   ++probe.done;
   probe.timer->cancel();
@@ -151,31 +151,35 @@ void AsioProcess::probe_throughput(const ProbeThroughputCmd& cmd) {
   };
   auto finish = [this, bulk, fail](const boost::system::error_code& error, std::size_t) {
     if (error) return fail();
-    const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(
-        SteadyClock::now() - bulk->started);
+    const auto elapsed =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - bulk->started);
     deliver(ThroughputMeasuredInput{bulk->probe, bulk->bytes, elapsed.count(), true});
   };
   // Writes the zeros chunk by chunk, then waits for the sink's one-byte confirmation.
   auto write_more = std::make_shared<std::function<void()>>();
   *write_more = [this, bulk, fail, finish, write_more] {
     if (bulk->sent == bulk->bytes) {
-      *write_more = nullptr;  // breaks the cycle the lambda holds on itself
+      // Breaks the cycle the lambda holds on itself, once it has returned.
+      asio::post(io_, [write_more] { *write_more = nullptr; });
       asio::async_read(bulk->socket, asio::buffer(&bulk->ack, 1), finish);
       return;
     }
-    const auto chunk = static_cast<std::size_t>(std::min<std::uint64_t>(kBulkChunk, bulk->bytes - bulk->sent));
+    const auto chunk =
+        static_cast<std::size_t>(std::min<std::uint64_t>(kBulkChunk, bulk->bytes - bulk->sent));
     if (bulk->zeros.size() < chunk) bulk->zeros.assign(chunk, 0);
-    asio::async_write(bulk->socket, asio::buffer(bulk->zeros.data(), chunk),
-                      [bulk, fail, write_more](const boost::system::error_code& error, std::size_t n) {
-                        if (error) {
-                          *write_more = nullptr;
-                          return fail();
-                        }
-                        bulk->sent += n;
-                        (*write_more)();
-                      });
+    asio::async_write(
+        bulk->socket, asio::buffer(bulk->zeros.data(), chunk),
+        [bulk, fail, write_more](const boost::system::error_code& error, std::size_t n) {
+          if (error) {
+            *write_more = nullptr;
+            return fail();
+          }
+          bulk->sent += n;
+          (*write_more)();
+        });
   };
-  bulk->socket.async_connect(target, [bulk, fail, write_more](const boost::system::error_code& error) {
+  bulk->socket.async_connect(target, [bulk, fail,
+                                      write_more](const boost::system::error_code& error) {
     if (error) {
       *write_more = nullptr;
       return fail();
@@ -201,29 +205,31 @@ void AsioProcess::serve_bulk_sink(std::shared_ptr<tcp::socket> socket) {
   auto sink = std::make_shared<BulkSink>();
   sink->socket = std::move(socket);
   auto read_more = std::make_shared<std::function<void()>>();
-  *read_more = [sink, read_more] {
+  *read_more = [this, sink, read_more] {
     if (sink->received >= sink->expected) {
-      *read_more = nullptr;
+      asio::post(io_, [read_more] { *read_more = nullptr; });  // once this call returned
       asio::async_write(*sink->socket, asio::buffer(&sink->ack, 1),
                         [sink](const boost::system::error_code&, std::size_t) {
                           // Kept open until the prober closes: its FIN ends the exchange.
                           auto rest = std::make_shared<std::uint8_t>();
-                          sink->socket->async_read_some(asio::buffer(rest.get(), 1),
-                                                        [sink, rest](const boost::system::error_code&, std::size_t) {});
+                          sink->socket->async_read_some(
+                              asio::buffer(rest.get(), 1),
+                              [sink, rest](const boost::system::error_code&, std::size_t) {});
                         });
       return;
     }
     const auto want = static_cast<std::size_t>(
         std::min<std::uint64_t>(sink->buffer.size(), sink->expected - sink->received));
-    sink->socket->async_read_some(asio::buffer(sink->buffer.data(), want),
-                                  [sink, read_more](const boost::system::error_code& error, std::size_t n) {
-                                    if (error) {
-                                      *read_more = nullptr;
-                                      return;
-                                    }
-                                    sink->received += n;
-                                    (*read_more)();
-                                  });
+    sink->socket->async_read_some(
+        asio::buffer(sink->buffer.data(), want),
+        [sink, read_more](const boost::system::error_code& error, std::size_t n) {
+          if (error) {
+            *read_more = nullptr;
+            return;
+          }
+          sink->received += n;
+          (*read_more)();
+        });
   };
   asio::async_read(*sink->socket, asio::buffer(sink->size),
                    [sink, read_more](const boost::system::error_code& error, std::size_t) {

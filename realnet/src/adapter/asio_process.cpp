@@ -10,7 +10,11 @@ namespace tsunagi::realnet {
 
 AsioProcess::AsioProcess(asio::io_context& io, std::unique_ptr<Process> core,
                          AdapterOptions options, EventLog& log)
-    : io_(io), core_(std::move(core)), options_(std::move(options)), log_(log), acceptor_(io),
+    : io_(io),
+      core_(std::move(core)),
+      options_(std::move(options)),
+      log_(log),
+      acceptor_(io),
       udp_(io) {}
 
 AsioProcess::~AsioProcess() = default;
@@ -53,8 +57,7 @@ Endpoint AsioProcess::endpoint() const {
 }
 
 TimeNs AsioProcess::now() const {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() -
-                                                              options_.epoch)
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - options_.epoch)
       .count();
 }
 
@@ -129,8 +132,8 @@ void AsioProcess::perform(Command& command) {
 
 // Timers are never cancelled: the core ignores the ones it no longer wants.
 void AsioProcess::arm_timer(const ArmTimerCmd& cmd) {
-  auto timer = std::make_shared<asio::steady_timer>(io_, options_.epoch +
-                                                             std::chrono::nanoseconds(cmd.at));
+  auto timer =
+      std::make_shared<asio::steady_timer>(io_, options_.epoch + std::chrono::nanoseconds(cmd.at));
   timers_.push_back(timer);
   timer->async_wait([this, timer, id = cmd.timer](const boost::system::error_code& error) {
     std::erase(timers_, timer);

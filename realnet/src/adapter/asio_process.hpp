@@ -40,12 +40,12 @@ inline constexpr std::uint8_t kPurposeFrames = 'F';
 inline constexpr std::uint8_t kPurposeBulk = 'B';
 
 struct AdapterOptions {
-  Rank rank = kNoRank;                 // kNoRank: the rendezvous
-  std::string label;                   // "r3" or "rendezvous" (for logs and events)
-  asio::ip::address listen_address;    // must be an address others can reach
-  std::uint16_t listen_port = 0;       // 0 = any free port (TCP and UDP get the same number)
-  Endpoint rendezvous;                 // nodes: where the rendezvous listens
-  std::string host_label;              // the machine's name, as registered with the rendezvous
+  Rank rank = kNoRank;               // kNoRank: the rendezvous
+  std::string label;                 // "r3" or "rendezvous" (for logs and events)
+  asio::ip::address listen_address;  // must be an address others can reach
+  std::uint16_t listen_port = 0;     // 0 = any free port (TCP and UDP get the same number)
+  Endpoint rendezvous;               // nodes: where the rendezvous listens
+  std::string host_label;            // the machine's name, as registered with the rendezvous
   std::shared_ptr<const ProtocolConfig> config;
   SteadyClock::time_point epoch = SteadyClock::now();
   // Calibration of this backend, not of the protocol: the core asks for K samples and keeps the
@@ -81,7 +81,7 @@ class AsioProcess {
  private:
   struct OutChunk {
     Bytes bytes;
-    std::uint64_t filler = 0;      // zero bytes after `bytes`
+    std::uint64_t filler = 0;  // zero bytes after `bytes`
     std::size_t bytes_done = 0;
     std::uint64_t filler_done = 0;
   };
@@ -90,8 +90,8 @@ class AsioProcess {
     tcp::socket socket;
     asio::steady_timer connect_timer;
     bool connected = false;
-    bool core_closed = false;      // the core sent CloseCmd: no more inputs for it
-    bool gone = false;             // socket closed, erased from conns_
+    bool core_closed = false;  // the core sent CloseCmd: no more inputs for it
+    bool gone = false;         // socket closed, erased from conns_
     bool writing = false;
     bool timed_out = false;
     std::deque<OutChunk> out;
@@ -105,7 +105,7 @@ class AsioProcess {
     int wanted = 1;
     int done = 0;
     int lost = 0;
-    std::uint32_t sample = 0;      // sequence number of the ping in flight
+    std::uint32_t sample = 0;  // sequence number of the ping in flight
     SteadyClock::time_point sent_at;
     TimeNs best = 0;
     std::shared_ptr<asio::steady_timer> timer;

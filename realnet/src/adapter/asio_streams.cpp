@@ -90,16 +90,18 @@ void AsioProcess::connect(const ConnectCmd& cmd) {
   auto conn = std::make_shared<Conn>(io_);
   conns_[cmd.conn] = conn;
   conn->out.push_back(OutChunk{Bytes{kPurposeFrames}});  // goes before any frame
-  conn->connect_timer.expires_after(std::chrono::nanoseconds(options_.config->overlay.connect_timeout));
+  conn->connect_timer.expires_after(
+      std::chrono::nanoseconds(options_.config->overlay.connect_timeout));
   conn->connect_timer.async_wait([conn](const boost::system::error_code& error) {
     if (error || conn->connected || conn->gone) return;
     conn->timed_out = true;
     boost::system::error_code ignored;
     conn->socket.close(ignored);  // the pending connect completes with operation_aborted
   });
-  conn->socket.async_connect(target, [this, id = cmd.conn, conn](const boost::system::error_code& e) {
-    on_connect_done(id, conn, e);
-  });
+  conn->socket.async_connect(target,
+                             [this, id = cmd.conn, conn](const boost::system::error_code& e) {
+                               on_connect_done(id, conn, e);
+                             });
 }
 
 void AsioProcess::on_connect_done(ConnId id, const ConnPtr& conn,
@@ -123,7 +125,8 @@ void AsioProcess::on_connect_done(ConnId id, const ConnPtr& conn,
 void AsioProcess::start_reading(ConnId id, const ConnPtr& conn) {
   if (conn->gone) return;
   conn->socket.async_read_some(
-      asio::buffer(conn->in), [this, id, conn](const boost::system::error_code& error, std::size_t n) {
+      asio::buffer(conn->in),
+      [this, id, conn](const boost::system::error_code& error, std::size_t n) {
         if (conn->gone) return;
         if (error) return drop(id, conn, true);  // end of stream or reset
         if (!conn->core_closed && !exited_) {
@@ -162,8 +165,8 @@ void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
     budget -= bytes;
     std::uint64_t filler = 0;
     while (budget > 0 && filler < chunk.filler - chunk.filler_done) {
-      const auto piece = static_cast<std::size_t>(
-          std::min<std::uint64_t>({kZeros.size(), budget, chunk.filler - chunk.filler_done - filler}));
+      const auto piece = static_cast<std::size_t>(std::min<std::uint64_t>(
+          {kZeros.size(), budget, chunk.filler - chunk.filler_done - filler}));
       buffers.emplace_back(kZeros.data(), piece);
       filler += piece;
       budget -= piece;

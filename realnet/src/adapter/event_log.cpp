@@ -29,18 +29,24 @@ void EventLog::write(const nlohmann::json& line) {
 }
 
 void EventLog::trace(TimeNs now, const TraceCmd& trace) {
-  write({{"type", "trace"}, {"proc", proc_}, {"t_ns", now}, {"kind", trace.kind},
+  write({{"type", "trace"},
+         {"proc", proc_},
+         {"t_ns", now},
+         {"kind", trace.kind},
          {"detail", trace.detail}});
 }
 
 void EventLog::report(TimeNs now, const ReportCmd& report) {
-  write({{"type", "report"}, {"proc", proc_}, {"t_ns", now}, {"key", report.key},
+  write({{"type", "report"},
+         {"proc", proc_},
+         {"t_ns", now},
+         {"key", report.key},
          {"value", report.value}});
 }
 
 void EventLog::exit(TimeNs now, const ExitCmd& exit) {
-  write({{"type", "exit"}, {"proc", proc_}, {"t_ns", now}, {"ok", exit.ok},
-         {"reason", exit.reason}});
+  write(
+      {{"type", "exit"}, {"proc", proc_}, {"t_ns", now}, {"ok", exit.ok}, {"reason", exit.reason}});
 }
 
 void EventLog::count(const std::string& key, double value) {

@@ -66,41 +66,49 @@ void write_ready_file(const std::string& path, const std::string& endpoint) {
 }  // namespace
 
 void add_daemon_options(CLI::App& app, DaemonOptions& o, Role role) {
-  app.add_option("--scenario", o.scenario, "Scenario file (TOML); every process of a run must "
-                                           "load the same file with the same --set")
+  app.add_option("--scenario", o.scenario,
+                 "Scenario file (TOML); every process of a run must "
+                 "load the same file with the same --set")
       ->required();
   app.add_option("--set", o.sets, "Override a scenario key (repeatable), as for `tsunagi run`")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  app.add_option("--listen", o.listen, "ADDRESS:PORT to listen on (TCP and UDP echo); port 0 = "
-                                       "any; ADDRESS 'auto' = this machine's name")
+  app.add_option("--listen", o.listen,
+                 "ADDRESS:PORT to listen on (TCP and UDP echo); port 0 = "
+                 "any; ADDRESS 'auto' = this machine's name")
       ->capture_default_str();
-  app.add_option("--events", o.events, "Where decisions, reports and the exit go, as JSON lines "
-                                       "('-' = stdout)")
+  app.add_option("--events", o.events,
+                 "Where decisions, reports and the exit go, as JSON lines "
+                 "('-' = stdout)")
       ->capture_default_str();
-  app.add_option("--epoch-ns", o.epoch_ns, "CLOCK_MONOTONIC (ns) of the run's start, shared by "
-                                           "all processes of a machine; default: now");
+  app.add_option("--epoch-ns", o.epoch_ns,
+                 "CLOCK_MONOTONIC (ns) of the run's start, shared by "
+                 "all processes of a machine; default: now");
   app.add_option("--rtt-samples-min", o.rtt_samples_min,
                  "Take at least this many RTT samples per probe (realnet calibration)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
-  app.add_option("--linger", o.linger_s, "Seconds to keep sockets open after a successful exit "
-                                         "(SIGTERM ends it sooner)")
+  app.add_option("--linger", o.linger_s,
+                 "Seconds to keep sockets open after a successful exit "
+                 "(SIGTERM ends it sooner)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 3600.0));
-  app.add_flag("--status", o.status, "Print 'tsunagi-status LABEL ...' lines on stdout (for "
-                                     "the launcher)");
+  app.add_flag("--status", o.status,
+               "Print 'tsunagi-status LABEL ...' lines on stdout (for "
+               "the launcher)");
   app.add_flag("-q,--quiet", o.quiet, "No log lines on stderr");
   if (role == Role::Node) {
     o.listen = "auto:0";
     auto* rank = app.add_option("--rank", o.rank, "Rank of this process (0 .. processes-1)");
-    app.add_option("--rank-env", o.rank_env, "Read the rank from this environment variable "
-                                             "(e.g. SLURM_PROCID)")
+    app.add_option("--rank-env", o.rank_env,
+                   "Read the rank from this environment variable "
+                   "(e.g. SLURM_PROCID)")
         ->excludes(rank);
     app.add_option("--rendezvous", o.rendezvous, "ADDRESS:PORT of the rendezvous")->required();
-    app.add_option("--host-label", o.host_label, "Name of this machine as registered (processes "
-                                                 "with the same label are host-mates); default: "
-                                                 "the host name");
+    app.add_option("--host-label", o.host_label,
+                   "Name of this machine as registered (processes "
+                   "with the same label are host-mates); default: "
+                   "the host name");
     app.add_option("--wait-rendezvous", o.wait_rendezvous_s,
                    "Seconds to wait for the rendezvous to accept connections")
         ->capture_default_str();
@@ -145,7 +153,8 @@ int run_daemon(DaemonOptions& o, Role role) {
   adapter.host_label = o.host_label.empty() ? machine_name() : o.host_label;
   adapter.config = config;
   adapter.min_rtt_samples = o.rtt_samples_min;
-  if (o.epoch_ns >= 0) adapter.epoch = SteadyClock::time_point(std::chrono::nanoseconds(o.epoch_ns));
+  if (o.epoch_ns >= 0)
+    adapter.epoch = SteadyClock::time_point(std::chrono::nanoseconds(o.epoch_ns));
   try {
     const tcp::endpoint where = listen_endpoint(o.listen);
     adapter.listen_address = where.address();

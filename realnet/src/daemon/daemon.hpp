@@ -15,23 +15,23 @@ namespace tsunagi::realnet {
 enum class Role { Node, Rendezvous };
 
 struct DaemonOptions {
-  std::string scenario;               // same file and overrides as the launcher's
+  std::string scenario;  // same file and overrides as the launcher's
   std::vector<std::string> sets;
-  std::string listen;                 // ADDRESS:PORT; "auto" = this machine's name, resolved
-  std::string events = "-";           // JSON lines; "-" = stdout
-  std::int64_t epoch_ns = -1;         // CLOCK_MONOTONIC of the run's start; -1 = now
+  std::string listen;          // ADDRESS:PORT; "auto" = this machine's name, resolved
+  std::string events = "-";    // JSON lines; "-" = stdout
+  std::int64_t epoch_ns = -1;  // CLOCK_MONOTONIC of the run's start; -1 = now
   int rtt_samples_min = 1;
-  double linger_s = 2.0;              // after the exit: keep sockets open this long at most
-  bool status = false;                // print "tsunagi-status ..." lines on stdout
+  double linger_s = 2.0;  // after the exit: keep sockets open this long at most
+  bool status = false;    // print "tsunagi-status ..." lines on stdout
   bool quiet = false;
   // nodes only
   Rank rank = kNoRank;
-  std::string rank_env;               // take the rank from this environment variable
+  std::string rank_env;  // take the rank from this environment variable
   std::string rendezvous;
-  std::string host_label;             // default: gethostname()
+  std::string host_label;  // default: gethostname()
   double wait_rendezvous_s = 30.0;
   // rendezvous only
-  std::string ready_file;             // gets "ADDRESS:PORT" once listening
+  std::string ready_file;  // gets "ADDRESS:PORT" once listening
 };
 
 // Registers every option of `role` on `app`.

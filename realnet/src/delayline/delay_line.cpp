@@ -47,7 +47,8 @@ int open_tap(const std::string& ns, const std::string& ifname) {
   ifreq request{};
   request.ifr_flags = IFF_TAP | IFF_NO_PI;
   std::strncpy(request.ifr_name, ifname.c_str(), IFNAMSIZ - 1);
-  if (ioctl(fd, TUNSETIFF, &request) != 0) throw os_error("cannot create TAP " + ifname + " in " + ns);
+  if (ioctl(fd, TUNSETIFF, &request) != 0)
+    throw os_error("cannot create TAP " + ifname + " in " + ns);
   return fd;
 }
 
@@ -78,13 +79,15 @@ DelayLinkSpec parse_delay_link(const std::string& text) {
   if (parts.size() != 5)
     throw std::invalid_argument("--link '" + text + "' is not NS_A:IF_A:NS_B:IF_B:DELAY_NS");
   for (int i = 0; i < 4; ++i)
-    if (parts[static_cast<std::size_t>(i)].empty() || parts[static_cast<std::size_t>(i)].size() >= IFNAMSIZ + 40)
+    if (parts[static_cast<std::size_t>(i)].empty() ||
+        parts[static_cast<std::size_t>(i)].size() >= IFNAMSIZ + 40)
       throw std::invalid_argument("--link '" + text + "': empty or too long name");
   DelayLinkSpec spec{parts[0], parts[1], parts[2], parts[3], 0};
   try {
     spec.delay_ns = std::stoll(parts[4]);
   } catch (const std::exception&) {
-    throw std::invalid_argument("--link '" + text + "': delay '" + parts[4] + "' is not integer ns");
+    throw std::invalid_argument("--link '" + text + "': delay '" + parts[4] +
+                                "' is not integer ns");
   }
   if (spec.delay_ns < 0) throw std::invalid_argument("--link '" + text + "': negative delay");
   return spec;
@@ -139,7 +142,8 @@ int run_delay_lines(const std::vector<DelayLinkSpec>& links, std::size_t queue_l
       }
       if (tag == kTimerTag) {
         std::uint64_t expirations = 0;
-        if (read(timer, &expirations, sizeof expirations) < 0) { /* spurious: nothing due */ }
+        if (read(timer, &expirations, sizeof expirations) < 0) { /* spurious: nothing due */
+        }
         armed = -1;
         continue;
       }

@@ -5,9 +5,10 @@
 #include "delay_line.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"tsunagi-delayline: joins pairs of network namespaces with TAP devices and\n"
-               "re-injects every frame after a fixed delay (no netem on this kernel).\n"
-               "Prints 'ready' once every TAP exists; runs until SIGINT/SIGTERM."};
+  CLI::App app{
+      "tsunagi-delayline: joins pairs of network namespaces with TAP devices and\n"
+      "re-injects every frame after a fixed delay (no netem on this kernel).\n"
+      "Prints 'ready' once every TAP exists; runs until SIGINT/SIGTERM."};
   std::vector<std::string> link_texts;
   std::size_t queue_limit = 20000;
   app.add_option("--link", link_texts, "NS_A:IF_A:NS_B:IF_B:DELAY_NS (repeatable)")->required();

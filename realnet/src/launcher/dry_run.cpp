@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void print_batch(std::ostream& out, const std::string& command, const std::vector<std::string>& lines) {
+void print_batch(std::ostream& out, const std::string& command,
+                 const std::vector<std::string>& lines) {
   out << command << " <<'EOF'\n";
   for (const std::string& line : lines) out << line << '\n';
   out << "EOF\n";
@@ -36,7 +37,8 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
     paths = {"tsunagi-node", "tsunagi-rendezvous", "tsunagi-delayline"};  // still worth printing
   }
   const std::int64_t epoch = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                 std::chrono::steady_clock::now().time_since_epoch()).count();
+                                 std::chrono::steady_clock::now().time_since_epoch())
+                                 .count();
   const LaunchPlan plan =
       make_launch_plan(scenario, options, paths, epoch, "tsg" + std::to_string(getpid()) + "-");
   out << "#!/bin/sh\n# tsunagi run " << scenario.path << " --backend realnet --net " << plan.mode
@@ -101,7 +103,8 @@ int remove_stale_namespaces() {
     lines.push_back("netns del " + name);
   }
   if (lines.empty()) return 0;
-  const fs::path batch = fs::temp_directory_path() / ("tsunagi-stale-" + std::to_string(getpid()) + ".batch");
+  const fs::path batch =
+      fs::temp_directory_path() / ("tsunagi-stale-" + std::to_string(getpid()) + ".batch");
   {
     std::ofstream out(batch);
     for (const auto& line : lines) out << line << '\n';

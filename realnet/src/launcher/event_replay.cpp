@@ -16,7 +16,8 @@ struct Event {
   nlohmann::json body;
 };
 
-std::vector<nlohmann::json> read_lines(const std::string& file, std::vector<std::string>& problems) {
+std::vector<nlohmann::json> read_lines(const std::string& file,
+                                       std::vector<std::string>& problems) {
   std::vector<nlohmann::json> lines;
   std::ifstream in(file);
   if (!in) return lines;
@@ -70,7 +71,9 @@ ReplayOutcome replay_events(const std::vector<ProcessRecord>& processes,
         outcome.missing_exits.push_back(process.label);
         continue;
       }
-      events.push_back({process.died_at, p, lines.size(),
+      events.push_back({process.died_at,
+                        p,
+                        lines.size(),
                         {{"type", "exit"}, {"ok", false}, {"reason", process.death}}});
     }
   }
@@ -83,11 +86,16 @@ ReplayOutcome replay_events(const std::vector<ProcessRecord>& processes,
     const std::string& proc = processes[event.process].label;
     const std::string type = event.body.value("type", "");
     if (type == "trace") {
-      observer.on_trace(proc, event.t, TraceCmd{event.body.value("kind", ""), event.body.value("detail", nlohmann::json::object())});
+      observer.on_trace(proc, event.t,
+                        TraceCmd{event.body.value("kind", ""),
+                                 event.body.value("detail", nlohmann::json::object())});
     } else if (type == "report") {
-      observer.on_report(proc, event.t, ReportCmd{event.body.value("key", ""), event.body.value("value", nlohmann::json())});
+      observer.on_report(
+          proc, event.t,
+          ReportCmd{event.body.value("key", ""), event.body.value("value", nlohmann::json())});
     } else {
-      observer.on_exit(proc, event.t, ExitCmd{event.body.value("ok", false), event.body.value("reason", "")});
+      observer.on_exit(proc, event.t,
+                       ExitCmd{event.body.value("ok", false), event.body.value("reason", "")});
       outcome.last_exit = std::max(outcome.last_exit, event.t);
     }
   }

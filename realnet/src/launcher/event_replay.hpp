@@ -16,12 +16,12 @@
 namespace tsunagi::realnet {
 
 struct ProcessRecord {
-  std::string label;         // "r3", "rendezvous"
+  std::string label;  // "r3", "rendezvous"
   std::string events_file;
   // Filled by the launcher when the process never wrote its exit (died, never started).
   bool synthesize_exit = false;
   TimeNs died_at = 0;
-  std::string death;         // reason of the synthesized exit
+  std::string death;  // reason of the synthesized exit
 };
 
 struct ReplayOutcome {

@@ -44,8 +44,8 @@ std::vector<std::string> common_args(const scenario::Scenario& scenario,
   args.insert(args.end(), {"--events", events});
   // Monotonic clocks are shared by the processes of one machine only.
   if (epoch_ns >= 0) args.insert(args.end(), {"--epoch-ns", std::to_string(epoch_ns)});
-  args.insert(args.end(), {"--rtt-samples-min", std::to_string(options.rtt_samples_min),
-                           "--linger", "120", "--status"});
+  args.insert(args.end(), {"--rtt-samples-min", std::to_string(options.rtt_samples_min), "--linger",
+                           "120", "--status"});
   return args;
 }
 
@@ -83,14 +83,16 @@ Fault parse_fault(const std::string& text, int processes) {
 
 void check_launch_options(const scenario::Scenario& scenario, const LaunchOptions& options) {
   const std::string mode = resolve_mode(options);
-  for (const std::string& text : options.faults) parse_fault(text, scenario::process_count(scenario));
+  for (const std::string& text : options.faults)
+    parse_fault(text, scenario::process_count(scenario));
   if (mode == "hosts") {
     const auto hosts = read_hosts_file(options.hosts_file);
     const auto needed = scenario::enumerate_hosts(scenario.network).size();
     if (hosts.size() < needed)
       throw std::invalid_argument("--hosts " + options.hosts_file + " names " +
                                   std::to_string(hosts.size()) + " hosts; the scenario has " +
-                                  std::to_string(needed) + " (one line per scenario host, in order)");
+                                  std::to_string(needed) +
+                                  " (one line per scenario host, in order)");
   }
 }
 
@@ -103,7 +105,8 @@ std::string resolve_mode(const LaunchOptions& options) {
   }
   if (mode.empty()) mode = geteuid() == 0 ? "netns" : "loopback";
   if (mode != "loopback" && mode != "netns" && mode != "hosts" && mode != "slurm")
-    throw std::invalid_argument("--net " + mode + ": expected loopback, netns or slurm (or --hosts FILE)");
+    throw std::invalid_argument("--net " + mode +
+                                ": expected loopback, netns or slurm (or --hosts FILE)");
   if (mode == "hosts" && options.hosts_file.empty())
     throw std::invalid_argument("--net hosts needs --hosts FILE");
   return mode;
@@ -151,8 +154,9 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
     cluster_hosts = read_hosts_file(options.hosts_file);
     if (cluster_hosts.size() < hosts.size())
       throw std::invalid_argument("--hosts " + options.hosts_file + " names " +
-                                  std::to_string(cluster_hosts.size()) + " hosts; the scenario has " +
-                                  std::to_string(hosts.size()) + " (one line per scenario host, in order)");
+                                  std::to_string(cluster_hosts.size()) +
+                                  " hosts; the scenario has " + std::to_string(hosts.size()) +
+                                  " (one line per scenario host, in order)");
   }
   auto file = [&](const std::string& label, const char* suffix) {
     return (fs::path(plan.work_dir) / (label + suffix)).string();
@@ -161,18 +165,23 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
   auto place = [&](PlannedProcess& p, int host, std::vector<std::string> args) {
     std::vector<std::string> where;
     if (plan.mode == "netns")
-      where = {"ip", "netns", "exec", host < 0 ? plan.netns->rendezvous_ns
-                                               : plan.netns->host_ns[static_cast<std::size_t>(host)]};
+      where = {"ip", "netns", "exec",
+               host < 0 ? plan.netns->rendezvous_ns
+                        : plan.netns->host_ns[static_cast<std::size_t>(host)]};
     if (plan.mode == "hosts")
-      where = {"ssh", "-o", "BatchMode=yes", cluster_hosts[host < 0 ? 0 : static_cast<std::size_t>(host)], "--"};
+      where = {"ssh", "-o", "BatchMode=yes",
+               cluster_hosts[host < 0 ? 0 : static_cast<std::size_t>(host)], "--"};
     p.argv = where;
     p.argv.insert(p.argv.end(), args.begin(), args.end());
   };
   auto listen_of = [&](int host, bool rendezvous) {
-    const std::string port = rendezvous && plan.mode != "loopback" ? std::to_string(kRendezvousPort) : "0";
+    const std::string port =
+        rendezvous && plan.mode != "loopback" ? std::to_string(kRendezvousPort) : "0";
     if (plan.mode == "loopback") return "127.0.0.1:" + port;
     if (plan.mode == "netns")
-      return (host < 0 ? plan.netns->rendezvous_ip : plan.netns->host_ip[static_cast<std::size_t>(host)]) + ":" + port;
+      return (host < 0 ? plan.netns->rendezvous_ip
+                       : plan.netns->host_ip[static_cast<std::size_t>(host)]) +
+             ":" + port;
     if (plan.mode == "slurm") return "auto:" + port;  // the task's own machine
     return cluster_hosts[host < 0 ? 0 : static_cast<std::size_t>(host)] + ":" + port;
   };
@@ -197,7 +206,7 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
     auto args = common_args(scenario, options, epoch_ns, p.events_file);
     args.insert(args.begin(), paths.node);
     // The host label is the scenario's host name, as in SimGrid (on a cluster: the real name).
-    const std::string label = plan.mode == "hosts" ? cluster_hosts[static_cast<std::size_t>(host)]
+    const std::string label = plan.mode == "hosts"   ? cluster_hosts[static_cast<std::size_t>(host)]
                               : plan.mode == "slurm" ? std::string("auto")
                                                      : hosts[static_cast<std::size_t>(host)].host;
     args.insert(args.end(), {"--rank", std::to_string(r), "--rendezvous", kRendezvousPlaceholder,
@@ -208,9 +217,10 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
   if (plan.mode == "slurm") {
     // One script: the rendezvous on the allocation's first node, then one task per rank.
     std::ostringstream script;
-    script << "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' INT TERM   # stop both steps with the launcher\nRV=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n";
-    std::vector<std::string> rv{"srun", "--nodes=1", "--ntasks=1", "--nodelist=$RV", "--overlap",
-                                paths.rendezvous};
+    script << "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' INT TERM   # stop both steps with the "
+              "launcher\nRV=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n";
+    std::vector<std::string> rv{"srun",           "--nodes=1", "--ntasks=1",
+                                "--nodelist=$RV", "--overlap", paths.rendezvous};
     auto rv_args = common_args(scenario, options, -1, plan.rendezvous.events_file);
     rv.insert(rv.end(), rv_args.begin(), rv_args.end());
     rv.insert(rv.end(), {"--listen", "$RV:" + std::to_string(kRendezvousPort)});
@@ -218,8 +228,8 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
                                    paths.node};
     auto node_args = common_args(scenario, options, -1, file("r{rank}", ".events.jsonl"));
     nodes.insert(nodes.end(), node_args.begin(), node_args.end());
-    nodes.insert(nodes.end(), {"--rank-env", "SLURM_PROCID", "--listen", "auto:0",
-                               "--rendezvous", "$RV:" + std::to_string(kRendezvousPort)});
+    nodes.insert(nodes.end(), {"--rank-env", "SLURM_PROCID", "--listen", "auto:0", "--rendezvous",
+                               "$RV:" + std::to_string(kRendezvousPort)});
     script << shell_line(rv) << " &\n" << shell_line(nodes) << " &\nwait\n";
     plan.slurm_script = script.str();
   }
@@ -230,8 +240,11 @@ std::string shell_line(const std::vector<std::string>& argv) {
   std::string line;
   for (const std::string& arg : argv) {
     if (!line.empty()) line += ' ';
-    const bool plain = !arg.empty() && arg.find_first_not_of(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+{}$") == std::string::npos;
+    const bool plain =
+        !arg.empty() &&
+        arg.find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+{}$") ==
+            std::string::npos;
     if (plain) {
       line += arg;
     } else if (arg.find('$') != std::string::npos) {

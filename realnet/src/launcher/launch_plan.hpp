@@ -22,17 +22,17 @@ struct DaemonPaths {
 };
 
 struct PlannedProcess {
-  std::string label;                // "rendezvous", "r3"
+  std::string label;  // "rendezvous", "r3"
   Rank rank = kNoRank;
-  std::vector<std::string> argv;    // full command, with `ip netns exec NS` / `ssh HOST` prefix
+  std::vector<std::string> argv;  // full command, with `ip netns exec NS` / `ssh HOST` prefix
   std::string events_file;
   std::string log_file;
 };
 
 struct LaunchPlan {
-  std::string mode;                 // loopback | netns | hosts | slurm
+  std::string mode;  // loopback | netns | hosts | slurm
   std::string work_dir;
-  std::string prefix;               // tsg<pid>-
+  std::string prefix;  // tsg<pid>-
   std::optional<NetnsPlan> netns;
   DaemonPaths paths;
   PlannedProcess rendezvous;

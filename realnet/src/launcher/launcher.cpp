@@ -22,7 +22,9 @@ namespace fs = std::filesystem;
 namespace {
 
 volatile sig_atomic_t g_interrupt = 0;
-void on_interrupt(int number) { g_interrupt = number; }
+void on_interrupt(int number) {
+  g_interrupt = number;
+}
 
 // SIGINT/SIGTERM end the run cleanly instead of killing the launcher with its namespaces up.
 class InterruptGuard {
@@ -41,7 +43,8 @@ class InterruptGuard {
   }
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_int_ {
+  }, old_term_{};
 };
 
 struct Tracked {
@@ -50,7 +53,7 @@ struct Tracked {
   bool exited = false;
   bool ok = false;
   std::string endpoint;
-  std::string death;   // set when its process died before it exited
+  std::string death;  // set when its process died before it exited
   TimeNs died_at = 0;
 };
 
@@ -65,7 +68,9 @@ class Launch {
  private:
   TimeNs now() const {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch()).count() - epoch_ns_;
+               std::chrono::steady_clock::now().time_since_epoch())
+               .count() -
+           epoch_ns_;
   }
   void start_process(const PlannedProcess& process, const std::string& rendezvous);
   void wait_for_rendezvous();
@@ -83,7 +88,7 @@ class Launch {
   std::int64_t epoch_ns_ = 0;
   LaunchPlan plan_;
   Supervisor supervisor_;
-  std::map<std::string, Tracked> tracked_;        // by label
+  std::map<std::string, Tracked> tracked_;  // by label
   std::map<std::size_t, std::string> child_label_;
   std::string failure_;
   std::vector<std::string> deaths_;  // the root cause when a process died: reported first
@@ -121,7 +126,8 @@ void Launch::handle(const std::vector<ChildLine>& lines, const std::vector<Child
   for (const ChildDeath& death : deaths) {
     auto it = child_label_.find(death.child);
     if (it == child_label_.end()) {
-      if (supervisor_.name(death.child) == "delayline") fail("tsunagi-delayline died (" + death.how + ")");
+      if (supervisor_.name(death.child) == "delayline")
+        fail("tsunagi-delayline died (" + death.how + ")");
       continue;
     }
     Tracked& t = tracked_[it->second];
@@ -130,8 +136,8 @@ void Launch::handle(const std::vector<ChildLine>& lines, const std::vector<Child
               ") before it exited";
     t.died_at = now();
     deaths_.push_back(it->second + " " + t.death + "; its log: " +
-         (it->second == "rendezvous" ? plan_.rendezvous.log_file
-                                     : plan_.work_dir + "/" + it->second + ".log"));
+                      (it->second == "rendezvous" ? plan_.rendezvous.log_file
+                                                  : plan_.work_dir + "/" + it->second + ".log"));
   }
 }
 
@@ -146,7 +152,8 @@ void Launch::wait_for_rendezvous() {
     if (failed()) throw std::runtime_error(deaths_.empty() ? failure_ : deaths_.front());
     if (g_interrupt != 0) throw std::runtime_error("interrupted before the ranks started");
     if (std::chrono::steady_clock::now() > deadline)
-      throw std::runtime_error("the rendezvous did not listen within 30 s; see " + plan_.rendezvous.log_file);
+      throw std::runtime_error("the rendezvous did not listen within 30 s; see " +
+                               plan_.rendezvous.log_file);
   }
 }
 
@@ -168,7 +175,10 @@ void Launch::watch_until_done() {
     handle(lines, deaths);
     const auto clock = std::chrono::steady_clock::now();
     for (auto it = kills.begin(); it != kills.end();) {
-      if (clock - start < std::chrono::duration<double>(it->at_s)) { ++it; continue; }
+      if (clock - start < std::chrono::duration<double>(it->at_s)) {
+        ++it;
+        continue;
+      }
       const std::string label = runner::process_label(it->rank);
       observer_.on_progress("realnet: fault injection: SIGKILL to " + label);
       supervisor_.signal(tracked_[label].child, SIGKILL);
@@ -177,7 +187,8 @@ void Launch::watch_until_done() {
     const bool all_exited = std::all_of(tracked_.begin(), tracked_.end(),
                                         [](const auto& entry) { return entry.second.exited; });
     if (all_exited) return;
-    if (g_interrupt != 0) return fail(std::string("interrupted by ") + (g_interrupt == SIGINT ? "SIGINT" : "SIGTERM"));
+    if (g_interrupt != 0)
+      return fail(std::string("interrupted by ") + (g_interrupt == SIGINT ? "SIGINT" : "SIGTERM"));
     if (failed()) {
       if (failed_at_ == std::chrono::steady_clock::time_point{}) failed_at_ = clock;
       if (clock - failed_at_ > grace) return;
@@ -186,7 +197,8 @@ void Launch::watch_until_done() {
       std::string running;
       for (const auto& [label, t] : tracked_)
         if (!t.exited) running += " " + label;
-      return fail("timed out after " + std::to_string(options_.timeout_s) + " s; still running:" + running);
+      return fail("timed out after " + std::to_string(options_.timeout_s) +
+                  " s; still running:" + running);
     }
   }
 }
@@ -194,14 +206,18 @@ void Launch::watch_until_done() {
 RealnetRunSummary Launch::run() {
   InterruptGuard interrupts;
   epoch_ns_ = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                  std::chrono::steady_clock::now().time_since_epoch()).count();
+                  std::chrono::steady_clock::now().time_since_epoch())
+                  .count();
   const int stale = remove_stale_namespaces();
-  if (stale > 0) observer_.on_progress("realnet: removed " + std::to_string(stale) + " namespaces of dead runs");
+  if (stale > 0)
+    observer_.on_progress("realnet: removed " + std::to_string(stale) + " namespaces of dead runs");
   const DaemonPaths paths = find_daemons(options_);
   fs::create_directories(options_.work_dir);
-  plan_ = make_launch_plan(scenario_, options_, paths, epoch_ns_, "tsg" + std::to_string(getpid()) + "-");
+  plan_ = make_launch_plan(scenario_, options_, paths, epoch_ns_,
+                           "tsg" + std::to_string(getpid()) + "-");
   if (plan_.mode == "netns" && geteuid() != 0)
-    throw std::runtime_error("--net netns needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN); use --net loopback");
+    throw std::runtime_error(
+        "--net netns needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN); use --net loopback");
   std::optional<NetnsSession> network;
   try {
     if (plan_.netns) {
@@ -218,8 +234,8 @@ RealnetRunSummary Launch::run() {
     if (plan_.mode == "slurm") {
       tracked_[plan_.rendezvous.label];
       for (const auto& node : plan_.nodes) tracked_[node.label];
-      const std::size_t child = supervisor_.start({"slurm", {"bash", "-c", plan_.slurm_script},
-                                                   plan_.work_dir + "/slurm.log"});
+      const std::size_t child = supervisor_.start(
+          {"slurm", {"bash", "-c", plan_.slurm_script}, plan_.work_dir + "/slurm.log"});
       for (auto& [label, t] : tracked_) t.child = child;
       child_label_[child] = plan_.rendezvous.label;
     } else {
@@ -242,8 +258,10 @@ RealnetRunSummary Launch::run() {
 
 RealnetRunSummary Launch::finish() {
   std::vector<ProcessRecord> records;
-  for (const auto& node : plan_.nodes) records.push_back(ProcessRecord{node.label, node.events_file, false, 0, {}});
-  records.push_back(ProcessRecord{plan_.rendezvous.label, plan_.rendezvous.events_file, false, 0, {}});
+  for (const auto& node : plan_.nodes)
+    records.push_back(ProcessRecord{node.label, node.events_file, false, 0, {}});
+  records.push_back(
+      ProcessRecord{plan_.rendezvous.label, plan_.rendezvous.events_file, false, 0, {}});
   for (ProcessRecord& record : records) {
     const Tracked& t = tracked_[record.label];
     record.synthesize_exit = true;

@@ -29,9 +29,9 @@ std::string bits_per_second(double bytes_per_second) {
 struct LinkEnd {
   std::string ns;
   std::string ifname;
-  bool bridge_port = false;   // enslaved to br0 in its namespace
-  std::string ip;             // host end: the address (with /16)
-  std::string mac;            // host end: its fixed MAC
+  bool bridge_port = false;  // enslaved to br0 in its namespace
+  std::string ip;            // host end: the address (with /16)
+  std::string mac;           // host end: its fixed MAC
 };
 
 class Builder {
@@ -59,15 +59,16 @@ class Builder {
     if (delay >= calibration_.min_delay && delay > 0) {
       plan_.delay_links.push_back({a.ns, a.ifname, b.ns, b.ifname, delay});
     } else {
-      plan_.root_batch.push_back("link add " + a.ifname + " netns " + a.ns + " type veth peer name " +
-                                 b.ifname + " netns " + b.ns);
+      plan_.root_batch.push_back("link add " + a.ifname + " netns " + a.ns +
+                                 " type veth peer name " + b.ifname + " netns " + b.ns);
       ++plan_.veth_links;
     }
     for (const LinkEnd* end : {&a, &b}) {
       auto& lines = ns(end->ns);
       lines.push_back("link set dev " + end->ifname + " addrgenmode none");
       if (end->bridge_port) lines.push_back("link set dev " + end->ifname + " master br0");
-      if (!end->mac.empty()) lines.push_back("link set dev " + end->ifname + " address " + end->mac);
+      if (!end->mac.empty())
+        lines.push_back("link set dev " + end->ifname + " address " + end->mac);
       if (!end->ip.empty()) lines.push_back("addr add " + end->ip + "/16 dev " + end->ifname);
       lines.push_back("link set dev " + end->ifname + " up");
       // tbf: the link's rate on each end's egress; 1 ms of burst (at least 64 KB, so one GSO

@@ -26,15 +26,15 @@ struct DelayLink {
 
 struct NetnsPlan {
   std::string prefix;
-  std::vector<std::string> namespaces;              // every namespace, in creation order
-  std::vector<std::string> host_ns;                 // per scenario host (enumerate_hosts order)
+  std::vector<std::string> namespaces;  // every namespace, in creation order
+  std::vector<std::string> host_ns;     // per scenario host (enumerate_hosts order)
   std::vector<std::string> host_ip;
   std::string rendezvous_ns;
   std::string rendezvous_ip;
-  std::vector<std::string> root_batch;              // `ip -b -`: namespaces and veth pairs
+  std::vector<std::string> root_batch;                       // `ip -b -`: namespaces and veth pairs
   std::map<std::string, std::vector<std::string>> ns_batch;  // `ip -n NS -b -` per namespace
   std::map<std::string, std::vector<std::string>> tc_batch;  // `tc -n NS -b -` per namespace
-  std::vector<DelayLink> delay_links;               // made by tsunagi-delayline before ns_batch
+  std::vector<DelayLink> delay_links;  // made by tsunagi-delayline before ns_batch
   int veth_links = 0;
 };
 

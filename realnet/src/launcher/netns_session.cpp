@@ -1,8 +1,8 @@
 #include "netns_session.hpp"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <fcntl.h>
 
 #include <cerrno>
 #include <chrono>
@@ -40,15 +40,19 @@ void run_tool(const std::vector<std::string>& argv, const std::string& log_file)
   if (tail.size() > 600) tail = "..." + tail.substr(tail.size() - 600);
   std::string command;
   for (const std::string& arg : argv) command += (command.empty() ? "" : " ") + arg;
-  throw std::runtime_error("`" + command + "` failed (" + describe_wait_status(status) + "): " + tail);
+  throw std::runtime_error("`" + command + "` failed (" + describe_wait_status(status) +
+                           "): " + tail);
 }
 
 NetnsSession::NetnsSession(const NetnsPlan& plan, std::string work_dir)
     : plan_(plan), work_dir_(std::move(work_dir)) {}
 
-NetnsSession::~NetnsSession() { tear_down(); }
+NetnsSession::~NetnsSession() {
+  tear_down();
+}
 
-std::string NetnsSession::write_batch(const std::string& name, const std::vector<std::string>& lines) {
+std::string NetnsSession::write_batch(const std::string& name,
+                                      const std::vector<std::string>& lines) {
   const std::string path = work_dir_ + "/" + name + ".batch";
   std::ofstream out(path);
   for (const std::string& line : lines) out << line << '\n';

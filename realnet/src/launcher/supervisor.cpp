@@ -26,7 +26,9 @@ std::string describe_wait_status(int status) {
   return "stopped (status " + std::to_string(status) + ")";
 }
 
-Supervisor::~Supervisor() { stop_all(std::chrono::milliseconds(2000)); }
+Supervisor::~Supervisor() {
+  stop_all(std::chrono::milliseconds(2000));
+}
 
 std::size_t Supervisor::start(const ChildSpec& spec) {
   if (spec.argv.empty()) throw std::invalid_argument("child " + spec.name + " has no command");
@@ -108,7 +110,8 @@ void Supervisor::poll(std::chrono::milliseconds timeout, std::vector<ChildLine>&
     if (waitpid(child.pid, &status, WNOHANG) != child.pid) continue;
     child.running = false;
     if (child.out >= 0) read_output(i, lines);  // its last words
-    deaths.push_back({i, describe_wait_status(status), WIFEXITED(status) && WEXITSTATUS(status) == 0});
+    deaths.push_back(
+        {i, describe_wait_status(status), WIFEXITED(status) && WEXITSTATUS(status) == 0});
   }
 }
 
@@ -116,9 +119,15 @@ void Supervisor::signal(std::size_t child, int number) {
   if (children_[child].running) kill(children_[child].pid, number);
 }
 
-bool Supervisor::running(std::size_t child) const { return children_[child].running; }
-pid_t Supervisor::pid(std::size_t child) const { return children_[child].pid; }
-const std::string& Supervisor::name(std::size_t child) const { return children_[child].spec.name; }
+bool Supervisor::running(std::size_t child) const {
+  return children_[child].running;
+}
+pid_t Supervisor::pid(std::size_t child) const {
+  return children_[child].pid;
+}
+const std::string& Supervisor::name(std::size_t child) const {
+  return children_[child].spec.name;
+}
 
 void Supervisor::stop_all(std::chrono::milliseconds grace) {
   for (std::size_t i = 0; i < children_.size(); ++i) signal(i, SIGTERM);

@@ -13,9 +13,9 @@
 namespace tsunagi::realnet {
 
 struct ChildSpec {
-  std::string name;                 // for messages: "r3", "rendezvous", "delayline"
+  std::string name;  // for messages: "r3", "rendezvous", "delayline"
   std::vector<std::string> argv;
-  std::string log_file;             // stderr goes here (appended)
+  std::string log_file;  // stderr goes here (appended)
 };
 
 struct ChildLine {
@@ -25,8 +25,8 @@ struct ChildLine {
 
 struct ChildDeath {
   std::size_t child = 0;
-  std::string how;                  // "exit status 1", "killed by signal 9 (SIGKILL)"
-  bool clean = false;               // exit status 0
+  std::string how;     // "exit status 1", "killed by signal 9 (SIGKILL)"
+  bool clean = false;  // exit status 0
 };
 
 class Supervisor {
@@ -53,8 +53,8 @@ class Supervisor {
   struct Child {
     ChildSpec spec;
     pid_t pid = -1;
-    int out = -1;                   // read end of its stdout
-    std::string partial;            // a line not yet complete
+    int out = -1;         // read end of its stdout
+    std::string partial;  // a line not yet complete
     bool running = false;
   };
   void read_output(std::size_t index, std::vector<ChildLine>& lines);

@@ -25,18 +25,18 @@ struct LaunchOptions {
   // links whose scaled latency is below min_delay get no delay line (a plain veth, ~1 us).
   double latency_scale = 50.0;
   TimeNs min_delay = 1 * kNsPerUs;
-  int rtt_samples_min = 10;        // per RTT probe, at least this many samples (min kept)
-  double timeout_s = 600;          // the whole run, from the first process started
+  int rtt_samples_min = 10;            // per RTT probe, at least this many samples (min kept)
+  double timeout_s = 600;              // the whole run, from the first process started
   std::vector<std::string> overrides;  // the run's --set list (seed last), given to every daemon
-  std::string work_dir;            // daemon logs and event files; created if missing
-  std::string bin_dir;             // where the daemons are; empty = beside tsunagi, then the build
+  std::string work_dir;                // daemon logs and event files; created if missing
+  std::string bin_dir;  // where the daemons are; empty = beside tsunagi, then the build
   // Fault injection for tests: "kill:RANK@SECONDS" (SIGKILL that rank's process then),
   // "absent:RANK" (never start it).
   std::vector<std::string> faults;
 };
 
 struct RealnetRunSummary {
-  TimeNs end = 0;                  // the last exit, ns since the run's epoch
+  TimeNs end = 0;  // the last exit, ns since the run's epoch
   bool all_exited_ok = false;
   std::string failure;
 };
