@@ -95,7 +95,6 @@ class AsioProcess {
     bool writing = false;
     bool timed_out = false;
     std::deque<OutChunk> out;
-    std::vector<std::uint8_t> in = std::vector<std::uint8_t>(64 * 1024);
   };
   using ConnPtr = std::shared_ptr<Conn>;
 
@@ -148,6 +147,9 @@ class AsioProcess {
   tcp::acceptor acceptor_;
   udp::socket udp_;
   std::vector<std::uint8_t> datagram_ = std::vector<std::uint8_t>(65536);
+  // One read buffer for all connections: reads wait for readiness, then read at once, so no
+  // connection holds a buffer while it waits (256 KiB reads halve the per-byte cost of 64 KiB).
+  std::vector<std::uint8_t> read_buffer_ = std::vector<std::uint8_t>(256 * 1024);
   udp::endpoint datagram_from_;
 
   std::map<ConnId, ConnPtr> conns_;

@@ -124,17 +124,20 @@ void AsioProcess::on_connect_done(ConnId id, const ConnPtr& conn,
 
 void AsioProcess::start_reading(ConnId id, const ConnPtr& conn) {
   if (conn->gone) return;
-  conn->socket.async_read_some(
-      asio::buffer(conn->in),
-      [this, id, conn](const boost::system::error_code& error, std::size_t n) {
-        if (conn->gone) return;
-        if (error) return drop(id, conn, true);  // end of stream or reset
-        if (!conn->core_closed && !exited_) {
-          const auto begin = conn->in.begin();
-          deliver(ReceivedInput{id, Bytes(begin, begin + static_cast<std::ptrdiff_t>(n)), 0});
-        }
-        start_reading(id, conn);
-      });
+  conn->socket.async_wait(tcp::socket::wait_read, [this, id, conn](const boost::system::error_code& error) {
+    if (conn->gone) return;
+    if (error) return drop(id, conn, true);
+    boost::system::error_code read_error;
+    conn->socket.non_blocking(true, read_error);
+    const std::size_t n = conn->socket.read_some(asio::buffer(read_buffer_), read_error);
+    if (read_error == asio::error::would_block) return start_reading(id, conn);
+    if (read_error) return drop(id, conn, true);  // end of stream or reset
+    if (!conn->core_closed && !exited_) {
+      const auto begin = read_buffer_.begin();
+      deliver(ReceivedInput{id, Bytes(begin, begin + static_cast<std::ptrdiff_t>(n)), 0});
+    }
+    start_reading(id, conn);
+  });
 }
 
 void AsioProcess::send(SendCmd& cmd) {
