@@ -148,7 +148,7 @@ TEST_CASE("a malformed endpoint is unreachable, not a crash", "[realnet]") {
   CHECK(failed->reason == ConnectFailure::Unreachable);
 }
 
-TEST_CASE("RTT probes measure the UDP echo; a silent target fails the probe", "[realnet]") {
+TEST_CASE("RTT probes measure the UDP echo, and a silent target fails the probe", "[realnet]") {
   Peer peer;
   const Endpoint to = peer.process.endpoint();
   std::vector<RttMeasuredInput> results;

@@ -125,7 +125,7 @@ class AsioProcess {
   void on_accepted_socket(tcp::socket socket);
   void connect(const ConnectCmd& cmd);
   void on_connect_done(ConnId id, const ConnPtr& conn, const boost::system::error_code& error);
-  void start_reading(ConnId id, const ConnPtr& conn);
+  void start_reading(ConnId id, const ConnPtr& conn, bool read_now);
   void send(SendCmd& cmd);
   void pump(ConnId id, const ConnPtr& conn);
   void close(ConnId id);

@@ -75,7 +75,7 @@ void AsioProcess::on_accepted_socket(tcp::socket socket) {
                      conn->core_closed = exited_;  // an exited process only drains
                      conns_[id] = conn;
                      if (!exited_) deliver(AcceptedInput{id});
-                     start_reading(id, conn);
+                     start_reading(id, conn, true);
                    });
 }
 
@@ -118,26 +118,33 @@ void AsioProcess::on_connect_done(ConnId id, const ConnPtr& conn,
   boost::system::error_code ignored;
   conn->socket.set_option(tcp::no_delay(true), ignored);
   deliver(ConnectedInput{id});
-  start_reading(id, conn);
+  start_reading(id, conn, true);
   pump(id, conn);
 }
 
-void AsioProcess::start_reading(ConnId id, const ConnPtr& conn) {
+// Reads what the socket holds now, then waits until it is readable again. A new connection
+// reads at once (its first bytes usually came with it): an accepted connection's hello then
+// reaches the core in the same step as the accept, not one event-loop round later, so the
+// order of near-simultaneous events follows their arrival (docs/realnet.md, "latency scale").
+void AsioProcess::start_reading(ConnId id, const ConnPtr& conn, bool read_now) {
   if (conn->gone) return;
-  conn->socket.async_wait(tcp::socket::wait_read, [this, id, conn](const boost::system::error_code& error) {
-    if (conn->gone) return;
-    if (error) return drop(id, conn, true);
-    boost::system::error_code read_error;
-    conn->socket.non_blocking(true, read_error);
-    const std::size_t n = conn->socket.read_some(asio::buffer(read_buffer_), read_error);
-    if (read_error == asio::error::would_block) return start_reading(id, conn);
-    if (read_error) return drop(id, conn, true);  // end of stream or reset
-    if (!conn->core_closed && !exited_) {
+  if (read_now) {
+    boost::system::error_code error;
+    conn->socket.non_blocking(true, error);
+    const std::size_t n = conn->socket.read_some(asio::buffer(read_buffer_), error);
+    if (error && error != asio::error::would_block) return drop(id, conn, true);
+    if (!error && !conn->core_closed && !exited_) {
       const auto begin = read_buffer_.begin();
       deliver(ReceivedInput{id, Bytes(begin, begin + static_cast<std::ptrdiff_t>(n)), 0});
     }
-    start_reading(id, conn);
-  });
+    if (conn->gone) return;
+  }
+  conn->socket.async_wait(tcp::socket::wait_read,
+                          [this, id, conn](const boost::system::error_code& error) {
+                            if (conn->gone) return;
+                            if (error) return drop(id, conn, true);
+                            start_reading(id, conn, true);
+                          });
 }
 
 void AsioProcess::send(SendCmd& cmd) {
