@@ -66,7 +66,8 @@ void NetnsSession::build(Supervisor& supervisor, const std::string& delayline_pr
   created_ = true;  // from the first command on, tear_down() has something to do
   run_tool({"ip", "-b", write_batch("netns-root", plan_.root_batch)}, log);
   if (!plan_.delay_links.empty()) {
-    ChildSpec spec{"delayline", {delayline_program}, work_dir_ + "/delayline.log"};
+    // The delay line times every frame: it runs at the highest priority of the run.
+    ChildSpec spec{"delayline", {delayline_program}, work_dir_ + "/delayline.log", -20, 20};
     const auto args = delay_line_args(plan_);
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     const std::size_t child = supervisor.start(spec);

@@ -3,7 +3,9 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,6 +47,12 @@ std::size_t Supervisor::start(const ChildSpec& spec) {
     // The child: dies with the launcher, stdout to the pipe, stderr to its log.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);
+    if (spec.nice != 0) setpriority(PRIO_PROCESS, 0, spec.nice);
+    if (spec.realtime > 0) {
+      sched_param param{};
+      param.sched_priority = spec.realtime;
+      sched_setscheduler(0, SCHED_RR, &param);
+    }
     ::signal(SIGINT, SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);
     ::signal(SIGPIPE, SIG_DFL);

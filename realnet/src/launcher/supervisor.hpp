@@ -16,6 +16,12 @@ struct ChildSpec {
   std::string name;  // for messages: "r3", "rendezvous", "delayline"
   std::vector<std::string> argv;
   std::string log_file;  // stderr goes here (appended)
+  // Scheduling priority (nice value) of the child; negative values need root and are ignored
+  // without it.
+  int nice = 0;
+  // > 0: SCHED_RR at this real-time priority (root only; ignored without it). The kernel's
+  // real-time throttling (sched_rt_runtime_us) still leaves 5% of each second to others.
+  int realtime = 0;
 };
 
 struct ChildLine {
