@@ -30,12 +30,20 @@ std::string text(const ordered_json& value) {
   return value.dump();
 }
 
+// "; tree correct (2072 throughput probes)" when the run inferred a switch tree.
+std::string tree_words(const ordered_json& r) {
+  const ordered_json& correct = at(r, "inference.tree_correct");
+  if (!correct.is_boolean()) return "";
+  return std::string("; tree ") + (correct.get<bool>() ? "correct" : "WRONG") + " (" +
+         text(at(r, "inference.throughput_probes")) + " throughput probes)";
+}
+
 std::string inference_line(const ordered_json& r) {
   const ordered_json& correct = at(r, "inference.groups_correct");
   std::string verdict = correct.is_boolean() ? (correct.get<bool>() ? "correct" : "WRONG") : "?";
   return text(at(r, "inference.groups_count")) + " switch groups inferred, " +
          text(at(r, "inference.true_groups_count")) + " true: " + verdict + " (" +
-         text(at(r, "inference.rtt_probes")) + " RTT probes)";
+         text(at(r, "inference.rtt_probes")) + " RTT probes)" + tree_words(r);
 }
 
 std::string connections_line(const ordered_json& r) {

@@ -39,6 +39,35 @@ bool parse_routing_kind(const std::string& text, RoutingKind& out) {
   return false;
 }
 
+const char* to_string(TreeMethod method) {
+  switch (method) {
+    case TreeMethod::None: return "none";
+    case TreeMethod::Exact: return "exact";
+    case TreeMethod::Rtt: return "rtt";
+  }
+  return "?";
+}
+
+bool parse_tree_method(const std::string& text, TreeMethod& out) {
+  for (TreeMethod m : {TreeMethod::None, TreeMethod::Exact, TreeMethod::Rtt}) {
+    if (text == to_string(m)) {
+      out = m;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* to_string(GroupMethod method) {
+  return method == GroupMethod::Leaders ? "leaders" : "all_pairs";
+}
+
+bool parse_group_method(const std::string& text, GroupMethod& out) {
+  if (text != "leaders" && text != "all_pairs") return false;
+  out = text == "leaders" ? GroupMethod::Leaders : GroupMethod::AllPairs;
+  return true;
+}
+
 bool parse_plan_kind(const std::string& text, PlanKind& out) {
   for (PlanKind k : {PlanKind::AllToAll, PlanKind::RandomK, PlanKind::TopologyAware}) {
     if (text == to_string(k)) {

@@ -81,7 +81,10 @@ ordered_json inference_section(const ReportIndex& reports, const RunFacts& facts
   }
   auto by_nodes = node_probe_sum(reports);
   section["rtt_probes_by_nodes"] = by_nodes ? ordered_json(*by_nodes) : ordered_json(nullptr);
-  if (reports.inference != nullptr) copy_extra_fields(*reports.inference, section);
+  if (reports.inference != nullptr) {
+    copy_extra_fields(*reports.inference, section);
+    score_tree(*reports.inference, facts, section);
+  }
   return section;
 }
 

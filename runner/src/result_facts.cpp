@@ -1,11 +1,34 @@
 // The facts of a run that come from its scenario. Kept apart from the result builder so that
 // building a result from synthetic facts (the schema test) needs no scenario code.
+#include <algorithm>
 #include <utility>
 
 #include "tsunagi/runner/result.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 
 namespace tsunagi::runner {
+
+namespace {
+
+// Two transfers at host speed h sharing an uplink of bandwidth B each get min(h, B/2); the
+// method sees that only if B/2 < (1 - drop) h. Hosts must hang off leaf switches only.
+bool tree_assumptions_hold(const scenario::Scenario& scenario) {
+  const auto& switches = scenario.network.switches;
+  const double drop = scenario.protocol.inference.interference_drop;
+  double slowest_host = 0;
+  for (const auto& sw : switches)
+    if (sw.hosts > 0 && (slowest_host == 0 || sw.host_bandwidth < slowest_host))
+      slowest_host = sw.host_bandwidth;
+  for (const auto& sw : switches) {
+    const bool inner = std::any_of(switches.begin(), switches.end(),
+                                   [&](const auto& other) { return other.parent == sw.name; });
+    if (inner && sw.hosts > 0) return false;
+    if (!sw.parent.empty() && sw.uplink_bandwidth / 2 >= (1 - drop) * slowest_host) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 RunFacts facts_from_scenario(const scenario::Scenario& scenario, std::string backend,
                              BackendSummary summary, double wall_s) {
@@ -19,6 +42,10 @@ RunFacts facts_from_scenario(const scenario::Scenario& scenario, std::string bac
                                                     : scenario::process_count(scenario);
   facts.workload = to_string(scenario.protocol.workload.kind);
   facts.true_groups = scenario::true_switch_groups(scenario);
+  const scenario::SwitchTreeTruth tree = scenario::true_switch_tree(scenario);
+  facts.true_switch_parent = tree.switch_parent;
+  facts.true_switch_of_rank = tree.switch_of_rank;
+  facts.tree_assumptions_hold = tree_assumptions_hold(scenario);
   facts.summary = std::move(summary);
   facts.wall_s = wall_s;
   return facts;

@@ -32,6 +32,9 @@ ReportIndex index_reports(const Recorder& recorder, int processes);
 
 nlohmann::ordered_json inference_section(const ReportIndex& reports, const RunFacts& facts,
                                          NullReasons& nulls);
+// Adds tree_correct / tree_root_matches when the inference report carries a tree.
+void score_tree(const nlohmann::json& report, const RunFacts& facts,
+                nlohmann::ordered_json& section);
 nlohmann::ordered_json connections_section(const ReportIndex& reports, NullReasons& nulls);
 nlohmann::ordered_json messages_section(const ReportIndex& reports, NullReasons& nulls);
 nlohmann::ordered_json workload_section(const ReportIndex& reports, const RunFacts& facts,

@@ -64,4 +64,19 @@ Groups true_switch_groups(const Scenario& scenario) {
   return groups;
 }
 
+SwitchTreeTruth true_switch_tree(const Scenario& scenario) {
+  SwitchTreeTruth truth;
+  const auto& switches = scenario.network.switches;
+  for (const SwitchSpec& sw : switches) {
+    int parent = -1;
+    for (std::size_t i = 0; i < switches.size(); ++i)
+      if (!sw.parent.empty() && switches[i].name == sw.parent) parent = static_cast<int>(i);
+    truth.switch_parent.push_back(parent);
+  }
+  const auto hosts = enumerate_hosts(scenario.network);
+  for (int host : rank_to_host(scenario))
+    truth.switch_of_rank.push_back(hosts[static_cast<std::size_t>(host)].switch_index);
+  return truth;
+}
+
 }  // namespace tsunagi::scenario

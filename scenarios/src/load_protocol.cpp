@@ -69,6 +69,22 @@ InferenceConfig read_inference(const Section& s, InferenceConfig in) {
   in.rtt_parallel = s.count("rtt_parallel", in.rtt_parallel, 1);
   in.min_jump_ratio = s.number("min_jump_ratio", in.min_jump_ratio, 0, kHuge);
   in.colocated_ratio = s.number("colocated_ratio", in.colocated_ratio, 0, 1);
+  const std::string tree = s.string("tree", to_string(in.tree));
+  if (!parse_tree_method(tree, in.tree)) {
+    s.fail("tree", "unknown tree method \"" + tree +
+                       "\" — use \"none\", \"exact\" (throughput interference, paper 000 §2.2) "
+                       "or \"rtt\" (scalable: RTTs between group representatives)");
+  }
+  const std::string groups = s.string("groups", to_string(in.groups));
+  if (!parse_group_method(groups, in.groups)) {
+    s.fail("groups", "unknown group method \"" + groups +
+                         "\" — use \"all_pairs\" (every pair probed) or \"leaders\" (scalable)");
+  }
+  in.rtt_tree_tolerance = s.number("rtt_tree_tolerance", in.rtt_tree_tolerance, 0, 1);
+  in.throughput_bytes = static_cast<std::uint64_t>(s.integer(
+      "throughput_bytes", static_cast<std::int64_t>(in.throughput_bytes), 1, kInt64Max));
+  in.interference_drop = s.number("interference_drop", in.interference_drop, 0.01, 0.99);
+  in.exact_max_groups = s.count("exact_max_groups", in.exact_max_groups, 2);
   return in;
 }
 

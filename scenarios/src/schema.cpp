@@ -20,7 +20,16 @@ struct Schemas {
       "[workload]", {{"kind"}, {"pingpong", K::Table, &pingpong}, {"intsort", K::Table, &intsort}}};
   TableSchema inference{
       "[protocol.inference]",
-      {{"rtt_samples"}, {"rtt_parallel"}, {"min_jump_ratio"}, {"colocated_ratio"}}};
+      {{"rtt_samples"},
+       {"rtt_parallel"},
+       {"min_jump_ratio"},
+       {"colocated_ratio"},
+       {"groups"},
+       {"tree"},
+       {"rtt_tree_tolerance"},
+       {"throughput_bytes"},
+       {"interference_drop"},
+       {"exact_max_groups"}}};
   TableSchema protocol{"[protocol]",
                        {{"plan"},
                         {"routing"},
@@ -48,11 +57,21 @@ struct Schemas {
                   {"host_latency"},
                   {"uplink_bandwidth"},
                   {"uplink_latency"}}};
+  TableSchema random_tree{"[network.random_tree]",
+                          {{"seed"},
+                           {"depth"},
+                           {"fanout"},
+                           {"hosts_per_leaf"},
+                           {"uplink_bandwidth"},
+                           {"uplink_latency"},
+                           {"host_bandwidth"},
+                           {"host_latency"}}};
   TableSchema network{"[network]",
                       {{"loopback_bandwidth"},
                        {"loopback_latency"},
                        {"switch", K::TableArray, &sw},
-                       {"tree", K::Table, &tree}}};
+                       {"tree", K::Table, &tree},
+                       {"random_tree", K::Table, &random_tree}}};
   TableSchema root{"the top level",
                    {{"name"},
                     {"description"},

@@ -8,3 +8,7 @@ sizes=$(python3 -c "import json;print(sorted({len(g) for g in json.load(open('$W
 [ "$sizes" = "[14]" ] || fail "group sizes $sizes"
 expect_json "$WORK/a/result.json" inference.rtt_probes 12432
 expect_json "$WORK/a/result.json" workload.verified true
+# Issue 3: the switch tree from throughput interference, on the same run.
+expect_json "$WORK/a/result.json" inference.tree_correct true
+# 8*7 transfers alone + 2 * (840 pairs of four switches + 168 with a shared sender).
+expect_json "$WORK/a/result.json" inference.throughput_probes 2072

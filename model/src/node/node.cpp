@@ -144,6 +144,16 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
       if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
       return on_groups(std::get<wire::GroupsMsgBody>(std::move(msg)).groups);
     }
+    case FrameType::ProbeOrder: {
+      auto msg = wire::read_probe_order(frame);
+      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+      return on_probe_order(std::get<wire::ProbeOrderMsg>(msg));
+    }
+    case FrameType::RttOrder: {
+      auto msg = wire::read_rtt_order(frame);
+      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+      return on_rtt_order(std::get<wire::RttOrderMsg>(std::move(msg)));
+    }
     case FrameType::RouteRound: return on_route_round(c.peer, frame);
     case FrameType::Data:
       if (c.purpose == wire::ConnPurpose::Shortcut) touch_shortcut(c.peer, id);

@@ -76,6 +76,9 @@ class Node final : public Process, private WorkloadContext {
   void issue_probes();
   void on_rtt(const RttMeasuredInput& in);
   void on_throughput(const ThroughputMeasuredInput& in);
+  void on_probe_order(const wire::ProbeOrderMsg& order);
+  void on_rtt_order(wire::RttOrderMsg order);
+  void finish_ordered_probing();
   void finish_probing();
 
   // node_overlay.cpp
@@ -133,6 +136,7 @@ class Node final : public Process, private WorkloadContext {
   std::vector<Rank> probe_targets_;
   std::size_t next_probe_ = 0;
   int probes_in_flight_ = 0;
+  std::optional<std::uint32_t> ordered_round_;  // probing for an RttOrder of the rendezvous
 
   // overlay
   std::vector<Rank> plan_;                       // static neighbours, sorted

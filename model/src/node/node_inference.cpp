@@ -26,9 +26,11 @@ void Node::on_directory(wire::DirectoryMsg msg) {
     (mate ? host_mates_ : probe_targets_).push_back(peer);
   }
   std::sort(host_mates_.begin(), host_mates_.end());
-  if (config_->overlay.plan != PlanKind::TopologyAware || n_ == 1) {
-    // Plans that ignore the topology skip the measurements entirely.
+  const bool leaders = config_->inference.groups == GroupMethod::Leaders;
+  if (config_->overlay.plan != PlanKind::TopologyAware || n_ == 1 || leaders) {
+    // Other plans skip the measurements; with leaders the rendezvous orders them (RttOrder).
     phase_ = Phase::AwaitGroups;
+    probe_targets_ = {};
     send_frame(rendezvous_conn_, wire::make_rtt_report({rank_, {}, 0}));
     return;
   }
@@ -49,8 +51,30 @@ void Node::issue_probes() {
   }
 }
 
+// Scalable inference: measure exactly the ranks the rendezvous names, answer with the RTTs.
+void Node::on_rtt_order(wire::RttOrderMsg order) {
+  if (ordered_round_ || phase_ == Phase::Probing || directory_.empty()) return;
+  ordered_round_ = order.round;
+  probe_targets_ = std::move(order.targets);
+  next_probe_ = 0;
+  rtts_.clear();
+  if (probe_targets_.empty()) return finish_ordered_probing();
+  issue_probes();
+}
+
+void Node::finish_ordered_probing() {
+  wire::RttColumnMsg column{*ordered_round_, {}, {}};
+  for (const RttSample& s : rtts_) {
+    column.peers.push_back(s.peer);
+    column.rtts.push_back(static_cast<std::uint64_t>(s.rtt));
+  }
+  ordered_round_.reset();
+  rtts_.clear();
+  send_frame(rendezvous_conn_, wire::make_rtt_column(column));
+}
+
 void Node::on_rtt(const RttMeasuredInput& in) {
-  if (phase_ != Phase::Probing) return;
+  if (phase_ != Phase::Probing && !ordered_round_) return;
   --probes_in_flight_;
   Rank peer = static_cast<Rank>(in.probe);
   if (in.ok) {
@@ -59,11 +83,22 @@ void Node::on_rtt(const RttMeasuredInput& in) {
     trace("rtt_probe_failed", {{"peer", peer}});
   }
   issue_probes();
-  if (probes_in_flight_ == 0 && next_probe_ >= probe_targets_.size()) finish_probing();
+  if (probes_in_flight_ != 0 || next_probe_ < probe_targets_.size()) return;
+  if (ordered_round_) return finish_ordered_probing();
+  finish_probing();
+}
+
+// Tree inference: the rendezvous orders a bulk transfer; the node runs it and answers.
+void Node::on_probe_order(const wire::ProbeOrderMsg& order) {
+  if (directory_.empty() || order.to >= n_) {
+    send_frame(rendezvous_conn_, wire::make_probe_result({order.probe, order.bytes, 0, false}));
+    return;
+  }
+  emit(ProbeThroughputCmd{order.probe, directory_[static_cast<std::size_t>(order.to)], order.bytes});
 }
 
 void Node::on_throughput(const ThroughputMeasuredInput& in) {
-  (void)in;  // nodes start no throughput probes yet
+  send_frame(rendezvous_conn_, wire::make_probe_result({in.probe, in.bytes, in.elapsed, in.ok}));
 }
 
 void Node::finish_probing() {

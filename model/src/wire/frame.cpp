@@ -17,6 +17,10 @@ const char* to_string(FrameType type) {
     case FrameType::Done: return "done";
     case FrameType::Shutdown: return "shutdown";
     case FrameType::Goodbye: return "goodbye";
+    case FrameType::ProbeOrder: return "probe_order";
+    case FrameType::ProbeResult: return "probe_result";
+    case FrameType::RttOrder: return "rtt_order";
+    case FrameType::RttColumn: return "rtt_column";
   }
   return "unknown";
 }
@@ -25,7 +29,7 @@ namespace {
 
 bool known_type(std::uint8_t t) {
   return t >= static_cast<std::uint8_t>(FrameType::Hello) &&
-         t <= static_cast<std::uint8_t>(FrameType::Goodbye);
+         t <= static_cast<std::uint8_t>(FrameType::RttColumn);
 }
 
 std::uint64_t read_le(const std::uint8_t* p, int n) {

@@ -121,6 +121,87 @@ Decoded<RttReportMsg> read_rtt_report(const Frame& f) {
   return finish(r, m, "rtt_report");
 }
 
+Frame make_probe_order(const ProbeOrderMsg& m) {
+  Writer w;
+  w.u64(m.probe);
+  w.i32(m.to);
+  w.u64(m.bytes);
+  return framed(FrameType::ProbeOrder, w.take());
+}
+
+Decoded<ProbeOrderMsg> read_probe_order(const Frame& f) {
+  if (auto e = expect(f, FrameType::ProbeOrder)) return *e;
+  Reader r(f.payload);
+  ProbeOrderMsg m;
+  m.probe = r.u64();
+  m.to = r.i32();
+  m.bytes = r.u64();
+  if (r.ok() && !valid_rank(m.to)) r.fail("rank out of range");
+  if (r.ok() && m.bytes == 0) r.fail("a throughput probe of 0 bytes");
+  return finish(r, m, "probe_order");
+}
+
+Frame make_rtt_order(const RttOrderMsg& m) {
+  Writer w;
+  w.u32(m.round);
+  w.i32_list(m.targets);
+  return framed(FrameType::RttOrder, w.take());
+}
+
+Decoded<RttOrderMsg> read_rtt_order(const Frame& f) {
+  if (auto e = expect(f, FrameType::RttOrder)) return *e;
+  Reader r(f.payload);
+  RttOrderMsg m;
+  m.round = r.u32();
+  m.targets = r.i32_list(kMaxRanks);
+  for (Rank t : m.targets)
+    if (r.ok() && !valid_rank(t)) r.fail("rank out of range");
+  return finish(r, m, "rtt_order");
+}
+
+Frame make_rtt_column(const RttColumnMsg& m) {
+  Writer w;
+  w.u32(m.round);
+  w.i32_list(m.peers);
+  for (std::uint64_t rtt : m.rtts) w.u64(rtt);
+  return framed(FrameType::RttColumn, w.take());
+}
+
+Decoded<RttColumnMsg> read_rtt_column(const Frame& f) {
+  if (auto e = expect(f, FrameType::RttColumn)) return *e;
+  Reader r(f.payload);
+  RttColumnMsg m;
+  m.round = r.u32();
+  m.peers = r.i32_list(kMaxRanks);
+  for (std::size_t i = 0; i < m.peers.size() && r.ok(); ++i) m.rtts.push_back(r.u64());
+  for (Rank p : m.peers)
+    if (r.ok() && !valid_rank(p)) r.fail("rank out of range");
+  return finish(r, m, "rtt_column");
+}
+
+Frame make_probe_result(const ProbeResultMsg& m) {
+  Writer w;
+  w.u64(m.probe);
+  w.u64(m.bytes);
+  w.u64(static_cast<std::uint64_t>(m.elapsed));
+  w.u8(m.ok ? 1 : 0);
+  return framed(FrameType::ProbeResult, w.take());
+}
+
+Decoded<ProbeResultMsg> read_probe_result(const Frame& f) {
+  if (auto e = expect(f, FrameType::ProbeResult)) return *e;
+  Reader r(f.payload);
+  ProbeResultMsg m;
+  m.probe = r.u64();
+  m.bytes = r.u64();
+  m.elapsed = static_cast<TimeNs>(r.u64());
+  const std::uint8_t ok = r.u8();
+  if (r.ok() && ok > 1) r.fail("ok flag is neither 0 nor 1");
+  if (r.ok() && m.elapsed < 0) r.fail("negative duration");
+  m.ok = ok == 1;
+  return finish(r, m, "probe_result");
+}
+
 Frame make_groups(const GroupsMsgBody& m) {
   Writer w;
   w.u32(static_cast<std::uint32_t>(m.groups.size()));

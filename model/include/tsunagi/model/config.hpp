@@ -13,6 +13,13 @@ enum class PlanKind { AllToAll, RandomK, TopologyAware };
 // read off the switch groups (topology-aware plan only; no messages, O(1) per destination).
 enum class RoutingKind { Rounds, FromGroups };
 
+// How the rendezvous infers the switch tree once the groups are known.
+enum class TreeMethod { None, Exact, Rtt };
+// How switch groups are found: AllPairs = every node probes every other (paper 000 §2.1);
+// Leaders = scalable: one leader at a time probes the ranks not yet placed and its near side
+// becomes a group (about N x groups / 2 probes instead of N^2).
+enum class GroupMethod { AllPairs, Leaders };
+
 struct InferenceConfig {
   int rtt_samples = 3;             // K probes per peer, the minimum is kept (paper 000 §2.1)
   int rtt_parallel = 1;            // probes a node keeps in flight at once
@@ -21,6 +28,14 @@ struct InferenceConfig {
   // machine). For runs where labels say nothing, > 0 also detects them from RTTs: a near side
   // below this share of the far side is read as one host (0.25 suits LANs; 0 = off).
   double colocated_ratio = 0;
+  // Switch tree (paper 000 §2.2): None, or Exact = throughput interference between
+  // representatives of every pair of groups (needs ~L^4/2 pair probes for L groups).
+  GroupMethod groups = GroupMethod::AllPairs;
+  TreeMethod tree = TreeMethod::None;
+  double rtt_tree_tolerance = 0.05;  // tree = rtt: RTTs within 5 % count as the same height
+  std::uint64_t throughput_bytes = 1'000'000;  // bytes of one throughput probe
+  double interference_drop = 0.25;  // two transfers interfere when one falls below 75 % alone
+  int exact_max_groups = 24;        // the exact method refuses more groups (probe count)
 };
 
 struct OverlayConfig {
@@ -72,6 +87,10 @@ const char* to_string(PlanKind plan);
 const char* to_string(WorkloadKind kind);
 const char* to_string(RoutingKind kind);
 bool parse_routing_kind(const std::string& text, RoutingKind& out);
+const char* to_string(TreeMethod method);
+bool parse_tree_method(const std::string& text, TreeMethod& out);
+const char* to_string(GroupMethod method);
+bool parse_group_method(const std::string& text, GroupMethod& out);
 bool parse_plan_kind(const std::string& text, PlanKind& out);
 bool parse_workload_kind(const std::string& text, WorkloadKind& out);
 

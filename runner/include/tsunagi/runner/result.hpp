@@ -37,6 +37,11 @@ struct RunFacts {
   int processes = 0;          // ranks r0 .. r<processes-1> are expected to report
   std::string workload;       // to_string(WorkloadKind); "none" expects no workload report
   Groups true_groups;         // ground truth, scored against the inferred groups
+  std::vector<int> true_switch_parent;  // ground-truth switch tree (scenario switch indices)
+  std::vector<int> true_switch_of_rank;
+  // Whether the true network meets the exact tree method's assumptions (docs/tree-inference.md):
+  // hosts on leaf switches only, every uplink a bottleneck for two host-speed transfers.
+  bool tree_assumptions_hold = false;
   BackendSummary summary;
   double wall_s = 0;          // wall-clock seconds the backend ran
 };

@@ -77,6 +77,21 @@ struct TreeSpec {
 // right). The root is "s", its children "s.0", "s.1", grandchildren "s.0.0", and so on.
 std::vector<SwitchSpec> generate_tree(const TreeSpec& spec);
 
+// [network.random_tree]: a seeded random tree. Depth (levels below the root), fan-out of
+// inner switches and hosts per leaf are drawn from [min, max]; every level draws its uplink
+// speed and latency from the lists. Hosts hang off leaves only. Root "r", children "r.0", ...
+struct RandomTreeSpec {
+  std::uint64_t seed = 1;
+  int depth_min = 2, depth_max = 4;
+  int fanout_min = 2, fanout_max = 8;
+  int hosts_min = 4, hosts_max = 40;
+  std::vector<double> uplink_bandwidths{125e6};
+  std::vector<TimeNs> uplink_latencies{5 * kNsPerUs};
+  double host_bandwidth = 125e6;
+  TimeNs host_latency = 5 * kNsPerUs;
+};
+std::vector<SwitchSpec> generate_random_tree(const RandomTreeSpec& spec);
+
 // Number of switches generate_tree would produce, without building them (for size limits).
 std::int64_t tree_switch_count(const TreeSpec& spec);
 

@@ -21,6 +21,7 @@ struct SwitchSpec {
   TimeNs host_latency = 5 * kNsPerUs;
   double uplink_bandwidth = 125e6;  // bytes/s of this switch's link to its parent
   TimeNs uplink_latency = 5 * kNsPerUs;
+  bool operator==(const SwitchSpec&) const = default;
 };
 
 struct Network {
@@ -73,6 +74,14 @@ std::vector<int> rank_to_host(const Scenario& scenario);
 // True switch groups: ranks grouped by the switch of their host, each sorted, ordered by their
 // smallest rank (the same canonical form the core uses for inferred groups).
 Groups true_switch_groups(const Scenario& scenario);
+
+// The switch tree as parent indices into network.switches (-1 for the root), and the switch
+// each rank's host hangs off. The runner scores inferred trees against it.
+struct SwitchTreeTruth {
+  std::vector<int> switch_parent;
+  std::vector<int> switch_of_rank;
+};
+SwitchTreeTruth true_switch_tree(const Scenario& scenario);
 
 // Total process count = min(placement.processes or all slots, hosts * procs_per_host).
 int process_count(const Scenario& scenario);

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Issue 3, scalable method: groups from leader rounds and the tree from RTTs between group
+# representatives give the same answer as the exact methods on kaneda-112 with ~4 % of the
+# RTT probes and no throughput probes; the decisions (groups, tree) match the exact run's.
+source "$(dirname "$0")/lib.sh"
+"$TSUNAGI" run "$SRC/scenarios/papers/kaneda-112.toml" --out "$WORK/s" --quiet \
+  --set protocol.inference.groups=leaders --set protocol.inference.tree=rtt
+expect_json "$WORK/s/result.json" inference.groups_correct true
+expect_json "$WORK/s/result.json" inference.tree_correct true
+# Leader rounds: 111 + 97 + 83 + ... + 13 ranks measured (8 groups of 14), then 8 x 7 between
+# representatives.
+expect_json "$WORK/s/result.json" inference.rtt_probes 552
+expect_json "$WORK/s/result.json" inference.throughput_probes 0
+expect_json "$WORK/s/result.json" inference.tree.method '"rtt"'
