@@ -11,6 +11,9 @@
 #ifdef TSUNAGI_WITH_NS3
 #include "tsunagi/sim/ns3/ns3_backend.hpp"
 #endif
+#ifdef TSUNAGI_WITH_REALNET
+#include "tsunagi/realnet/realnet_backend.hpp"
+#endif
 
 namespace tsunagi::app {
 
@@ -21,6 +24,9 @@ std::vector<std::string> available_backends() {
 #endif
 #ifdef TSUNAGI_WITH_NS3
   names.emplace_back("ns3");
+#endif
+#ifdef TSUNAGI_WITH_REALNET
+  names.emplace_back("realnet");
 #endif
   return names;
 }
@@ -46,10 +52,24 @@ runner::BackendSummary run_backend(const std::string& backend, const scenario::S
     return runner::BackendSummary{summary.simulated_end, summary.all_exited_ok, summary.failure};
   }
 #endif
+#ifdef TSUNAGI_WITH_REALNET
+  if (backend == "realnet") {
+    const realnet::RealnetRunSummary summary =
+        realnet::run_realnet(scenario, observer, realnet_options());
+    return runner::BackendSummary{summary.end, summary.all_exited_ok, summary.failure};
+  }
+#endif
   (void)scenario;
   (void)observer;
   (void)options;
   throw std::invalid_argument("backend '" + backend + "' is not compiled into this tsunagi");
 }
+
+#ifdef TSUNAGI_WITH_REALNET
+realnet::LaunchOptions& realnet_options() {
+  static realnet::LaunchOptions options;
+  return options;
+}
+#endif
 
 }  // namespace tsunagi::app

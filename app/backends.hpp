@@ -7,6 +7,9 @@
 #include "tsunagi/runner/observer.hpp"
 #include "tsunagi/runner/result.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
+#ifdef TSUNAGI_WITH_REALNET
+#include "tsunagi/realnet/realnet_backend.hpp"
+#endif
 
 namespace tsunagi::app {
 
@@ -25,5 +28,10 @@ bool is_available_backend(const std::string& name);
 runner::BackendSummary run_backend(const std::string& backend, const scenario::Scenario& scenario,
                                    runner::RunObserver& observer,
                                    const BackendOptions& options = {});
+
+#ifdef TSUNAGI_WITH_REALNET
+// The realnet launcher's options; `tsunagi run` fills them from its command line.
+realnet::LaunchOptions& realnet_options();
+#endif
 
 }  // namespace tsunagi::app

@@ -80,6 +80,29 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
   run->add_option("--pcap", options.pcap, "Write per-host packet captures (pcap) into DIR; "
                                           "ns3 backend only")
       ->type_name("DIR");
+#ifdef TSUNAGI_WITH_REALNET
+  // realnet only (docs/realnet.md); they sit in the launcher's options directly.
+  realnet::LaunchOptions& rn = realnet_options();
+  run->add_option("--net", rn.net, "realnet: loopback, netns (default as root) or slurm")
+      ->group("realnet");
+  run->add_option("--hosts", rn.hosts_file, "realnet: run on these hosts over ssh (one name per "
+                                            "line, one line per scenario host)")
+      ->group("realnet");
+  run->add_flag("--dry-run", rn.dry_run, "realnet: print what would run, run nothing")
+      ->group("realnet");
+  run->add_option("--latency-scale", rn.latency_scale, "realnet netns: multiply link latencies")
+      ->capture_default_str()->check(CLI::Range(0.0, 1e6))->group("realnet");
+  run->add_option("--rtt-samples-min", rn.rtt_samples_min, "realnet: at least this many RTT "
+                                                           "samples per probe")
+      ->capture_default_str()->check(CLI::Range(1, 100000))->group("realnet");
+  run->add_option("--timeout", rn.timeout_s, "realnet: give up after this many seconds")
+      ->capture_default_str()->check(CLI::PositiveNumber)->group("realnet");
+  run->add_option("--fault", rn.faults, "realnet tests: kill:RANK@SECONDS or absent:RANK "
+                                        "(repeatable)")
+      ->allow_extra_args(false)->group("realnet");
+  run->add_option("--realnet-bin", rn.bin_dir, "realnet: directory of tsunagi-node/-rendezvous")
+      ->group("realnet");
+#endif
   return run;
 }
 
@@ -88,8 +111,8 @@ int run_command(const RunOptions& options) {
     return bad_input("unknown backend '" + options.backend + "'; available: " + backend_list());
   }
   if (!options.pcap.empty() && options.backend != "ns3") {
-    return bad_input("--pcap needs a packet-level backend (--backend ns3); '" + options.backend +
-                     "' moves no packets");
+    return bad_input("--pcap is implemented by the ns3 backend only (--backend ns3), not by '" +
+                     options.backend + "'");
   }
   scenario::Scenario scenario;
   try {
@@ -102,6 +125,25 @@ int run_command(const RunOptions& options) {
   }
 
   const fs::path dir = output_dir(options, scenario);
+#ifdef TSUNAGI_WITH_REALNET
+  if (options.backend == "realnet") {
+    realnet::LaunchOptions& rn = realnet_options();
+    rn.overrides = overrides_of(options);
+    rn.work_dir = (dir / "realnet").string();  // daemon logs and event files stay for reading
+    try {
+      if (rn.dry_run) {
+        realnet::print_realnet_plan(scenario, rn, std::cout);
+        return kExitOk;
+      }
+      realnet::check_launch_options(scenario, rn);
+    } catch (const std::invalid_argument& error) {
+      return bad_input(error.what());
+    }
+  } else if (realnet_options().dry_run || !realnet_options().net.empty() ||
+             !realnet_options().hosts_file.empty()) {
+    return bad_input("--net, --hosts and --dry-run apply to --backend realnet only");
+  }
+#endif
   try {
     runner::prepare_output_dir(dir);
   } catch (const runner::OutputError& error) {

@@ -1,0 +1,177 @@
+// Loopback ping-pong: the realnet adapter (AsioProcess driving two tiny scripted cores) against
+// a plain Boost.Asio echo of the same message sizes, each side on its own thread and
+// io_context as two processes would be. Prints the median round trip, the throughput
+// (2 x size / round trip) and the adapter/plain ratio per size. docs/realnet.md quotes it.
+//
+//   tsunagi-realnet-bench [--rounds N] [--sizes 64,1024,...]
+#include <utility>
+
+#include <boost/asio.hpp>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <thread>
+
+#include "adapter/asio_process.hpp"
+
+namespace rn = tsunagi::realnet;
+using namespace tsunagi;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// ------------------------------------------------------------ through the adapter
+
+// Echoes every byte it receives on every connection it accepts.
+class EchoCore final : public Process {
+ public:
+  void handle(const Input& input) override {
+    if (auto* r = std::get_if<ReceivedInput>(&input.event)) emit(SendCmd{r->conn, r->bytes, 0});
+  }
+};
+
+// Connects, then sends `size` bytes (a 64-byte head and zero filler, as the core sends bulk)
+// and waits for all of them back, `rounds` times; records each round trip.
+class PingCore final : public Process {
+ public:
+  PingCore(Endpoint to, std::uint64_t size, int rounds, std::vector<double>& out)
+      : to_(std::move(to)), size_(size), rounds_(rounds), out_(out) {}
+  void handle(const Input& input) override {
+    if (std::holds_alternative<StartedInput>(input.event)) emit(ConnectCmd{1, to_});
+    if (std::holds_alternative<ConnectedInput>(input.event)) send(input.now);
+    if (auto* r = std::get_if<ReceivedInput>(&input.event)) {
+      got_ += r->bytes.size();
+      if (got_ < size_) return;
+      out_.push_back(static_cast<double>(input.now - sent_at_) / 1e3);
+      if (++done_ == rounds_) return emit(ExitCmd{true, ""});
+      send(input.now);
+    }
+  }
+
+ private:
+  void send(TimeNs now) {
+    got_ = 0;
+    sent_at_ = now;
+    const std::uint64_t head = std::min<std::uint64_t>(size_, 64);
+    emit(SendCmd{1, Bytes(head, 1), size_ - head});
+  }
+  Endpoint to_;
+  std::uint64_t size_;
+  int rounds_;
+  std::vector<double>& out_;
+  std::uint64_t got_ = 0;
+  TimeNs sent_at_ = 0;
+  int done_ = 0;
+};
+
+std::vector<double> adapter_pingpong(std::uint64_t size, int rounds) {
+  auto config = std::make_shared<ProtocolConfig>();
+  rn::EventLog log("/dev/null", "bench");
+  rn::AdapterOptions options;
+  options.listen_address = boost::asio::ip::make_address("127.0.0.1");
+  options.config = config;
+  options.rank = 0;
+
+  boost::asio::io_context echo_io;
+  rn::AsioProcess echo(echo_io, std::make_unique<EchoCore>(), options, log);
+  echo.open();
+  std::thread echo_thread([&] {
+    echo.start();
+    echo_io.run();
+  });
+  std::vector<double> samples;
+  boost::asio::io_context ping_io;
+  rn::AsioProcess ping(ping_io, std::make_unique<PingCore>(echo.endpoint(), size, rounds, samples),
+                       options, log);
+  ping.open();
+  ping.on_exit = [&](const ExitCmd&) {
+    ping.shut_down();
+    ping_io.stop();
+  };
+  ping.start();
+  ping_io.run();
+  boost::asio::post(echo_io, [&] {
+    echo.shut_down();
+    echo_io.stop();
+  });
+  echo_thread.join();
+  return samples;
+}
+
+// ------------------------------------------------------------ plain Asio
+
+std::vector<double> plain_pingpong(std::uint64_t size, int rounds) {
+  using boost::asio::ip::tcp;
+  boost::asio::io_context server_io;
+  tcp::acceptor acceptor(server_io, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
+  const auto endpoint = acceptor.local_endpoint();
+  std::thread server([&] {
+    tcp::socket socket = acceptor.accept();
+    socket.set_option(tcp::no_delay(true));
+    std::vector<std::uint8_t> buffer(64 * 1024);
+    std::function<void()> echo_more = [&] {
+      socket.async_read_some(boost::asio::buffer(buffer), [&](auto error, std::size_t n) {
+        if (error) return;
+        boost::asio::async_write(socket, boost::asio::buffer(buffer.data(), n),
+                                 [&](auto e, std::size_t) {
+                                   if (!e) echo_more();
+                                 });
+      });
+    };
+    echo_more();
+    server_io.run();
+  });
+  boost::asio::io_context io;
+  tcp::socket socket(io);
+  socket.connect(endpoint);
+  socket.set_option(tcp::no_delay(true));
+  std::vector<std::uint8_t> out(size, 1), in(size);
+  std::vector<double> samples;
+  for (int r = 0; r < rounds; ++r) {
+    const auto start = Clock::now();
+    // Writing and reading at once, as the adapter does: a blocking write of a large message
+    // would deadlock against an echo that is writing it back.
+    boost::asio::async_write(socket, boost::asio::buffer(out), [](auto, std::size_t) {});
+    boost::asio::async_read(socket, boost::asio::buffer(in), [](auto, std::size_t) {});
+    io.restart();
+    io.run();
+    samples.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+  }
+  socket.close();
+  server.join();
+  return samples;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tsunagi-realnet-bench: loopback ping-pong, realnet adapter vs plain Asio"};
+  int rounds = 2000;
+  std::vector<std::uint64_t> sizes{64, 1024, 65536, 1 << 20, 8 << 20};
+  app.add_option("--rounds", rounds, "Round trips per size (fewer for sizes >= 1 MiB)")
+      ->capture_default_str();
+  app.add_option("--sizes", sizes, "Message sizes in bytes")->delimiter(',');
+  CLI11_PARSE(app, argc, argv);
+  std::printf("%10s %14s %14s %8s %14s %14s\n", "bytes", "adapter_us", "plain_us", "ratio",
+              "adapter_MB/s", "plain_MB/s");
+  for (const std::uint64_t size : sizes) {
+    const int n = size >= (1 << 20) ? std::max(20, rounds / 50) : rounds;
+    // Interleaved and repeated, so a noisy moment on a shared machine hits both alike.
+    std::vector<double> adapter, plain;
+    for (int rep = 0; rep < 3; ++rep) {
+      adapter.push_back(median(adapter_pingpong(size, n)));
+      plain.push_back(median(plain_pingpong(size, n)));
+    }
+    const double a = median(adapter), p = median(plain);
+    std::printf("%10llu %14.1f %14.1f %8.2f %14.1f %14.1f\n", static_cast<unsigned long long>(size),
+                a, p, a / p, 2.0 * static_cast<double>(size) / a,
+                2.0 * static_cast<double>(size) / p);
+  }
+  return 0;
+}

@@ -1,0 +1,64 @@
+// The realnet backend: runs a scenario as real processes (tsunagi-rendezvous + one tsunagi-node
+// per rank) over real kernel TCP, on loopback, in network namespaces that emulate the
+// scenario's switched network, or on a real cluster (ssh host list or Slurm). Each process
+// writes its decisions as JSON lines; the launcher replays them into the runner's observer.
+// docs/realnet.md explains every choice.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "tsunagi/model/types.hpp"
+#include "tsunagi/runner/observer.hpp"
+#include "tsunagi/scenarios/scenario.hpp"
+
+namespace tsunagi::realnet {
+
+struct LaunchOptions {
+  // "loopback", "netns", "hosts" (needs hosts_file) or "slurm"; empty = netns when running as
+  // root, loopback otherwise.
+  std::string net;
+  std::string hosts_file;
+  bool dry_run = false;
+  // Emulation calibration (netns): each link's one-way latency is multiplied by latency_scale;
+  // links whose scaled latency is below min_delay get no delay line (a plain veth, ~1 us).
+  double latency_scale = 50.0;
+  TimeNs min_delay = 1 * kNsPerUs;
+  int rtt_samples_min = 10;            // per RTT probe, at least this many samples (min kept)
+  double timeout_s = 600;              // the whole run, from the first process started
+  std::vector<std::string> overrides;  // the run's --set list (seed last), given to every daemon
+  std::string work_dir;                // daemon logs and event files; created if missing
+  std::string bin_dir;  // where the daemons are; empty = beside tsunagi, then the build
+  // Fault injection for tests: "kill:RANK@SECONDS" (SIGKILL that rank's process then),
+  // "absent:RANK" (never start it).
+  std::vector<std::string> faults;
+};
+
+struct RealnetRunSummary {
+  TimeNs end = 0;  // the last exit, ns since the run's epoch
+  bool all_exited_ok = false;
+  std::string failure;
+};
+
+// Runs the scenario to its end and tells `observer` everything the processes decided and
+// reported. Every namespace, link and process it made is gone when it returns (also after an
+// exception or SIGINT). Throws std::invalid_argument for bad options, std::runtime_error when
+// the run cannot start at all (not root for netns, daemons not found).
+RealnetRunSummary run_realnet(const scenario::Scenario& scenario, runner::RunObserver& observer,
+                              const LaunchOptions& options);
+
+// Bad options (unknown --net, bad --fault, unreadable --hosts file) -> std::invalid_argument
+// saying what is wrong; call it before a run to report bad input as such.
+void check_launch_options(const scenario::Scenario& scenario, const LaunchOptions& options);
+
+// --dry-run: prints the commands a run would execute (network set-up, processes, clean-up)
+// without executing anything.
+void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions& options,
+                        std::ostream& out);
+
+// Removes the namespaces of earlier runs whose launcher is gone (names tsg<pid>-*, pid dead).
+// Returns how many were removed.
+int remove_stale_namespaces();
+
+}  // namespace tsunagi::realnet

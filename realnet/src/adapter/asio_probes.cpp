@@ -1,0 +1,245 @@
+// Measurements: RTT probes over the UDP echo (K sequential pings, the minimum kept) and
+// throughput probes as real bulk TCP transfers to the target's sink, timed until the sink
+// confirms the last byte.
+#include <algorithm>
+#include <cstring>
+
+#include "asio_process.hpp"
+
+namespace tsunagi::realnet {
+namespace {
+
+constexpr std::uint8_t kPing = 'P';
+constexpr std::uint8_t kPong = 'Q';
+constexpr std::size_t kPingHeader = 1 + 8 + 4;  // kind, probe id, sample number
+constexpr std::uint8_t kBulkAck = 'A';
+constexpr std::size_t kBulkChunk = 4 << 20;  // zeros handed to one async_write
+
+void put_u64(std::uint8_t* at, std::uint64_t value) {
+  for (int i = 0; i < 8; ++i) at[i] = static_cast<std::uint8_t>(value >> (8 * i));
+}
+std::uint64_t get_u64(const std::uint8_t* at) {
+  std::uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) value |= std::uint64_t{at[i]} << (8 * i);
+  return value;
+}
+
+// A bulk transfer's state, shared by its handlers.
+struct BulkSend {
+  explicit BulkSend(asio::io_context& io) : socket(io) {}
+  tcp::socket socket;
+  std::uint64_t probe = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t sent = 0;
+  SteadyClock::time_point started;
+  std::array<std::uint8_t, 9> header{};
+  std::uint8_t ack = 0;
+  std::vector<std::uint8_t> zeros;
+};
+
+struct BulkSink {
+  std::shared_ptr<tcp::socket> socket;
+  std::array<std::uint8_t, 8> size{};
+  std::uint64_t expected = 0;
+  std::uint64_t received = 0;
+  std::vector<std::uint8_t> buffer = std::vector<std::uint8_t>(256 * 1024);
+  std::uint8_t ack = kBulkAck;
+};
+
+}  // namespace
+
+void AsioProcess::receive_datagram() {
+  udp_.async_receive_from(asio::buffer(datagram_), datagram_from_,
+                          [this](const boost::system::error_code& error, std::size_t size) {
+                            if (shut_down_ || error == asio::error::operation_aborted) return;
+                            if (!error) on_datagram(size);
+                            receive_datagram();
+                          });
+}
+
+void AsioProcess::on_datagram(std::size_t size) {
+  if (size < kPingHeader) return;
+  if (datagram_[0] == kPing) {
+    // The echo: answered at once, also after this process exited (peers may still measure).
+    auto reply = std::make_shared<std::vector<std::uint8_t>>(
+        datagram_.begin(), datagram_.begin() + static_cast<std::ptrdiff_t>(size));
+    (*reply)[0] = kPong;
+    udp_.async_send_to(asio::buffer(*reply), datagram_from_,
+                       [reply](const boost::system::error_code&, std::size_t) {});
+    return;
+  }
+  if (datagram_[0] != kPong) return;
+  const TimeNs arrived = now();
+  const std::uint64_t id = get_u64(&datagram_[1]);
+  std::uint32_t sample = 0;
+  std::memcpy(&sample, &datagram_[9], sizeof sample);
+  auto it = rtt_probes_.find(id);
+  if (it == rtt_probes_.end() || it->second.sample != sample) return;  // late or foreign
+  RttProbe& probe = it->second;
+  const TimeNs rtt =
+      arrived -
+      std::chrono::duration_cast<std::chrono::nanoseconds>(probe.sent_at - options_.epoch).count();
+  probe.best = probe.done == 0 ? rtt : std::min(probe.best, rtt);
+  ++probe.done;
+  probe.timer->cancel();
+  if (probe.done >= probe.wanted) return finish_rtt(id, true);
+  send_ping(id);
+}
+
+void AsioProcess::probe_rtt(const ProbeRttCmd& cmd) {
+  ++probes_started_;
+  tcp::endpoint target;
+  try {
+    target = parse_tcp_endpoint(cmd.to);
+  } catch (const std::invalid_argument&) {
+    deliver_later(RttMeasuredInput{cmd.probe, 0, false});
+    return;
+  }
+  RttProbe probe;
+  probe.target = udp::endpoint(target.address(), target.port());
+  probe.bytes = std::max<std::uint32_t>(cmd.bytes, kPingHeader);
+  probe.wanted = std::max(cmd.samples, options_.min_rtt_samples);
+  probe.timer = std::make_shared<asio::steady_timer>(io_);
+  rtt_probes_[cmd.probe] = std::move(probe);
+  send_ping(cmd.probe);
+}
+
+// One ping in flight per probe; a ping lost (or stuck behind a busy peer) for sample_timeout
+// is sent again under a new number, so a late answer is not mistaken for the new one.
+void AsioProcess::send_ping(std::uint64_t id) {
+  RttProbe& probe = rtt_probes_.at(id);
+  const std::uint32_t sample = ++probe.sample;
+  auto packet = std::make_shared<std::vector<std::uint8_t>>(probe.bytes, 0);
+  (*packet)[0] = kPing;
+  put_u64(&(*packet)[1], id);
+  std::memcpy(&(*packet)[9], &sample, sizeof sample);
+  probe.sent_at = SteadyClock::now();
+  udp_.async_send_to(asio::buffer(*packet), probe.target,
+                     [packet](const boost::system::error_code&, std::size_t) {});
+  probe.timer->expires_after(options_.sample_timeout);
+  probe.timer->async_wait([this, id, sample](const boost::system::error_code& error) {
+    if (error) return;
+    auto it = rtt_probes_.find(id);
+    if (it == rtt_probes_.end() || it->second.sample != sample) return;
+    if (++it->second.lost > options_.max_lost_samples) return finish_rtt(id, false);
+    send_ping(id);
+  });
+}
+
+void AsioProcess::finish_rtt(std::uint64_t id, bool ok) {
+  auto it = rtt_probes_.find(id);
+  if (it == rtt_probes_.end()) return;
+  const TimeNs best = it->second.best;
+  rtt_probes_.erase(it);
+  deliver(RttMeasuredInput{id, ok ? best : 0, ok});
+}
+
+void AsioProcess::probe_throughput(const ProbeThroughputCmd& cmd) {
+  ++throughput_probes_;
+  tcp::endpoint target;
+  try {
+    target = parse_tcp_endpoint(cmd.to);
+  } catch (const std::invalid_argument&) {
+    deliver_later(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
+    return;
+  }
+  auto bulk = std::make_shared<BulkSend>(io_);
+  bulk->probe = cmd.probe;
+  bulk->bytes = cmd.bytes;
+  auto fail = [this, bulk] {
+    deliver(ThroughputMeasuredInput{bulk->probe, bulk->bytes, 0, false});
+  };
+  auto finish = [this, bulk, fail](const boost::system::error_code& error, std::size_t) {
+    if (error) return fail();
+    const auto elapsed =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - bulk->started);
+    deliver(ThroughputMeasuredInput{bulk->probe, bulk->bytes, elapsed.count(), true});
+  };
+  // Writes the zeros chunk by chunk, then waits for the sink's one-byte confirmation.
+  auto write_more = std::make_shared<std::function<void()>>();
+  *write_more = [this, bulk, fail, finish, write_more] {
+    if (bulk->sent == bulk->bytes) {
+      // Breaks the cycle the lambda holds on itself, once it has returned.
+      asio::post(io_, [write_more] { *write_more = nullptr; });
+      asio::async_read(bulk->socket, asio::buffer(&bulk->ack, 1), finish);
+      return;
+    }
+    const auto chunk =
+        static_cast<std::size_t>(std::min<std::uint64_t>(kBulkChunk, bulk->bytes - bulk->sent));
+    if (bulk->zeros.size() < chunk) bulk->zeros.assign(chunk, 0);
+    asio::async_write(
+        bulk->socket, asio::buffer(bulk->zeros.data(), chunk),
+        [bulk, fail, write_more](const boost::system::error_code& error, std::size_t n) {
+          if (error) {
+            *write_more = nullptr;
+            return fail();
+          }
+          bulk->sent += n;
+          (*write_more)();
+        });
+  };
+  bulk->socket.async_connect(target, [bulk, fail,
+                                      write_more](const boost::system::error_code& error) {
+    if (error) {
+      *write_more = nullptr;
+      return fail();
+    }
+    boost::system::error_code ignored;
+    bulk->socket.set_option(tcp::no_delay(true), ignored);
+    bulk->header[0] = kPurposeBulk;
+    put_u64(&bulk->header[1], bulk->bytes);
+    bulk->started = SteadyClock::now();  // the transfer starts with its header
+    asio::async_write(bulk->socket, asio::buffer(bulk->header),
+                      [bulk, fail, write_more](const boost::system::error_code& e, std::size_t) {
+                        if (e) {
+                          *write_more = nullptr;
+                          return fail();
+                        }
+                        (*write_more)();
+                      });
+  });
+}
+
+// The receiving end of a throughput probe: reads the announced number of bytes, confirms.
+void AsioProcess::serve_bulk_sink(std::shared_ptr<tcp::socket> socket) {
+  auto sink = std::make_shared<BulkSink>();
+  sink->socket = std::move(socket);
+  auto read_more = std::make_shared<std::function<void()>>();
+  *read_more = [this, sink, read_more] {
+    if (sink->received >= sink->expected) {
+      asio::post(io_, [read_more] { *read_more = nullptr; });  // once this call returned
+      asio::async_write(*sink->socket, asio::buffer(&sink->ack, 1),
+                        [sink](const boost::system::error_code&, std::size_t) {
+                          // Kept open until the prober closes: its FIN ends the exchange.
+                          auto rest = std::make_shared<std::uint8_t>();
+                          sink->socket->async_read_some(
+                              asio::buffer(rest.get(), 1),
+                              [sink, rest](const boost::system::error_code&, std::size_t) {});
+                        });
+      return;
+    }
+    const auto want = static_cast<std::size_t>(
+        std::min<std::uint64_t>(sink->buffer.size(), sink->expected - sink->received));
+    sink->socket->async_read_some(
+        asio::buffer(sink->buffer.data(), want),
+        [sink, read_more](const boost::system::error_code& error, std::size_t n) {
+          if (error) {
+            *read_more = nullptr;
+            return;
+          }
+          sink->received += n;
+          (*read_more)();
+        });
+  };
+  asio::async_read(*sink->socket, asio::buffer(sink->size),
+                   [sink, read_more](const boost::system::error_code& error, std::size_t) {
+                     if (error) {
+                       *read_more = nullptr;
+                       return;
+                     }
+                     sink->expected = get_u64(sink->size.data());
+                     (*read_more)();
+                   });
+}
+
+}  // namespace tsunagi::realnet

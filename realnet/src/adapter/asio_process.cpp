@@ -1,0 +1,190 @@
+// The adapter's loop: deliver an input, perform the commands it produced, let Asio wait for
+// the next outcome. See asio_process.hpp.
+#include "asio_process.hpp"
+
+#include <stdexcept>
+#include <type_traits>
+#include <variant>
+
+namespace tsunagi::realnet {
+
+AsioProcess::AsioProcess(asio::io_context& io, std::unique_ptr<Process> core,
+                         AdapterOptions options, EventLog& log)
+    : io_(io),
+      core_(std::move(core)),
+      options_(std::move(options)),
+      log_(log),
+      acceptor_(io),
+      udp_(io) {}
+
+AsioProcess::~AsioProcess() = default;
+
+void AsioProcess::open() {
+  const tcp::endpoint where(options_.listen_address, options_.listen_port);
+  boost::system::error_code error;
+  // The TCP port may be chosen by the kernel; the UDP echo then takes the same number. Another
+  // program may already hold that UDP port: try a few kernel-chosen ports before giving up.
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    acceptor_ = tcp::acceptor(io_);
+    acceptor_.open(where.protocol());
+    acceptor_.set_option(tcp::acceptor::reuse_address(true));
+    acceptor_.bind(where, error);
+    if (error)
+      throw std::runtime_error("cannot listen on " + where.address().to_string() + ":" +
+                               std::to_string(where.port()) + ": " + error.message());
+    acceptor_.listen(asio::socket_base::max_listen_connections);
+    const std::uint16_t port = acceptor_.local_endpoint().port();
+    udp_ = udp::socket(io_);
+    udp_.open(where.address().is_v4() ? udp::v4() : udp::v6());
+    udp_.bind(udp::endpoint(options_.listen_address, port), error);
+    if (!error) {
+      // Room for echo replies to many probers at once (capped by net.core.[rw]mem_max).
+      udp_.set_option(asio::socket_base::send_buffer_size(1 << 20), error);
+      udp_.set_option(asio::socket_base::receive_buffer_size(1 << 20), error);
+      return;
+    }
+    if (options_.listen_port != 0)
+      throw std::runtime_error("cannot bind the UDP echo to port " + std::to_string(port) + ": " +
+                               error.message());
+  }
+  throw std::runtime_error("no port free for both TCP and UDP on " +
+                           options_.listen_address.to_string());
+}
+
+Endpoint AsioProcess::endpoint() const {
+  const auto local = acceptor_.local_endpoint();
+  return local.address().to_string() + ":" + std::to_string(local.port());
+}
+
+TimeNs AsioProcess::now() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - options_.epoch)
+      .count();
+}
+
+void AsioProcess::start() {
+  started_ = true;
+  accept_next();
+  receive_datagram();
+  StartedInput started;
+  started.rank = options_.rank;
+  started.self = endpoint();
+  if (options_.rank != kNoRank) started.rendezvous = options_.rendezvous;
+  started.host = options_.host_label;
+  started.config = options_.config;
+  deliver(std::move(started));
+}
+
+void AsioProcess::deliver(InputEvent event) {
+  if (exited_) return;
+  try {
+    core_->handle(Input{now(), std::move(event)});
+    perform_commands();
+  } catch (const std::exception& error) {
+    // The core (or this adapter) broke: the process fails and says why.
+    if (!exited_) exit_core(ExitCmd{false, std::string("exception: ") + error.what()});
+  }
+}
+
+// Outcomes known while a command is performed go through the queue, so the core is never
+// re-entered from inside its own command list.
+void AsioProcess::deliver_later(InputEvent event) {
+  asio::post(io_, [this, event = std::move(event)]() mutable { deliver(std::move(event)); });
+}
+
+void AsioProcess::perform_commands() {
+  std::vector<Command> commands = core_->drain_commands();
+  for (Command& command : commands) {
+    perform(command);
+    if (exited_) return;  // nothing after ExitCmd happens
+  }
+}
+
+void AsioProcess::perform(Command& command) {
+  std::visit(
+      [this](auto& cmd) {
+        using T = std::decay_t<decltype(cmd)>;
+        if constexpr (std::is_same_v<T, ConnectCmd>) {
+          connect(cmd);
+        } else if constexpr (std::is_same_v<T, SendCmd>) {
+          send(cmd);
+        } else if constexpr (std::is_same_v<T, CloseCmd>) {
+          close(cmd.conn);
+        } else if constexpr (std::is_same_v<T, ArmTimerCmd>) {
+          arm_timer(cmd);
+        } else if constexpr (std::is_same_v<T, ProbeRttCmd>) {
+          probe_rtt(cmd);
+        } else if constexpr (std::is_same_v<T, ProbeThroughputCmd>) {
+          probe_throughput(cmd);
+        } else if constexpr (std::is_same_v<T, ComputeCmd>) {
+          compute(cmd);
+        } else if constexpr (std::is_same_v<T, TraceCmd>) {
+          log_.trace(now(), cmd);
+        } else if constexpr (std::is_same_v<T, ReportCmd>) {
+          log_.report(now(), cmd);
+        } else if constexpr (std::is_same_v<T, ExitCmd>) {
+          exit_core(cmd);
+        } else {
+          static_assert(sizeof(T) == 0, "a command is not performed");
+        }
+      },
+      command);
+}
+
+// Timers are never cancelled: the core ignores the ones it no longer wants.
+void AsioProcess::arm_timer(const ArmTimerCmd& cmd) {
+  auto timer =
+      std::make_shared<asio::steady_timer>(io_, options_.epoch + std::chrono::nanoseconds(cmd.at));
+  timers_.push_back(timer);
+  timer->async_wait([this, timer, id = cmd.timer](const boost::system::error_code& error) {
+    std::erase(timers_, timer);
+    if (!error) deliver(TimerFiredInput{id});
+  });
+}
+
+// A computation is modelled CPU time (the workload's own real work, such as sorting keys, has
+// already been done by the core): the process waits for it and keeps serving its sockets.
+void AsioProcess::compute(const ComputeCmd& cmd) {
+  auto timer = std::make_shared<asio::steady_timer>(io_, std::chrono::nanoseconds(cmd.duration));
+  timers_.push_back(timer);
+  timer->async_wait([this, timer, task = cmd.task](const boost::system::error_code& error) {
+    std::erase(timers_, timer);
+    if (!error) deliver(ComputeDoneInput{task});
+  });
+}
+
+// After its exit the process keeps its sockets (writes still drain, the UDP echo still
+// answers) until the daemon shuts it down: closing at once would show up at peers that have
+// not yet been told the run is over as a lost connection (docs/realnet.md, "exit").
+void AsioProcess::exit_core(const ExitCmd& exit) {
+  if (exited_) return;
+  exited_ = true;
+  exit_ok_ = exit.ok;
+  log_.count("inference.rtt_probes", static_cast<double>(probes_started_));
+  log_.count("inference.throughput_probes", static_cast<double>(throughput_probes_));
+  log_.exit(now(), exit);
+  for (auto& [id, probe] : rtt_probes_) probe.timer->cancel();
+  rtt_probes_.clear();
+  for (auto& timer : std::vector(timers_)) timer->cancel();
+  if (on_exit) on_exit(exit);
+}
+
+void AsioProcess::stop(const std::string& reason) {
+  if (!exited_) exit_core(ExitCmd{false, reason});
+}
+
+void AsioProcess::shut_down() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  stop("shut down before it exited");
+  boost::system::error_code ignored;
+  acceptor_.close(ignored);
+  udp_.close(ignored);
+  for (auto& [id, conn] : std::map(conns_)) {
+    conn->connect_timer.cancel();
+    conn->socket.close(ignored);
+    conn->gone = true;
+  }
+  conns_.clear();
+}
+
+}  // namespace tsunagi::realnet

@@ -1,0 +1,170 @@
+// The realnet adapter: one core process (node or rendezvous) driven by a Boost.Asio io_context
+// over real kernel sockets. It turns the core's commands into socket operations and their
+// outcomes into inputs; it decides nothing (shared/DESIGN.md, "Backends never make protocol
+// decisions").
+//
+// Sockets of one process, all on the same address and port number:
+//   TCP  listener: protocol connections (first byte 'F') and throughput sinks (first byte 'B');
+//   UDP  echo: RTT probe pings ('P') are answered at once, probe replies ('Q') are matched.
+// The purpose byte is this adapter's, never seen by the core (docs/realnet.md, "wire").
+//
+// Time for the core is monotonic nanoseconds since a run epoch shared by every process of the
+// run (CLOCK_MONOTONIC is one clock for all namespaces of a machine).
+#pragma once
+
+#include <utility>  // before Boost.Asio: Boost 1.74 with C++20 needs std::exchange declared
+
+#include <boost/asio.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "event_log.hpp"
+#include "tsunagi/model/io.hpp"
+
+namespace tsunagi::realnet {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using udp = asio::ip::udp;
+using SteadyClock = std::chrono::steady_clock;
+
+// First byte of every TCP connection between realnet processes.
+inline constexpr std::uint8_t kPurposeFrames = 'F';
+inline constexpr std::uint8_t kPurposeBulk = 'B';
+
+struct AdapterOptions {
+  Rank rank = kNoRank;               // kNoRank: the rendezvous
+  std::string label;                 // "r3" or "rendezvous" (for logs and events)
+  asio::ip::address listen_address;  // must be an address others can reach
+  std::uint16_t listen_port = 0;     // 0 = any free port (TCP and UDP get the same number)
+  Endpoint rendezvous;               // nodes: where the rendezvous listens
+  std::string host_label;            // the machine's name, as registered with the rendezvous
+  std::shared_ptr<const ProtocolConfig> config;
+  SteadyClock::time_point epoch = SteadyClock::now();
+  // Calibration of this backend, not of the protocol: the core asks for K samples and keeps the
+  // minimum; on a loaded 2-core machine the minimum of 3 is often still a scheduling delay, so
+  // realnet takes at least this many (docs/realnet.md, "RTT probes").
+  int min_rtt_samples = 1;
+  std::chrono::milliseconds sample_timeout{500};  // a lost ping is sent again after this
+  int max_lost_samples = 20;                      // then the probe fails (ok = false)
+};
+
+class AsioProcess {
+ public:
+  AsioProcess(asio::io_context& io, std::unique_ptr<Process> core, AdapterOptions options,
+              EventLog& log);
+  ~AsioProcess();
+
+  // Binds the TCP listener and the UDP echo socket. Throws std::runtime_error saying why.
+  void open();
+  // "address:port" others connect to (valid after open()).
+  Endpoint endpoint() const;
+  // Delivers StartedInput; everything afterwards happens in io_context handlers.
+  void start();
+  // Stops the core from outside (a signal): records a failed exit unless it already exited.
+  void stop(const std::string& reason);
+  // Closes every socket and timer so io_context::run() can return.
+  void shut_down();
+
+  bool exited() const { return exited_; }
+  bool exited_ok() const { return exit_ok_; }
+  // Called once when the core exits (ExitCmd or stop()).
+  std::function<void(const ExitCmd&)> on_exit;
+
+ private:
+  struct OutChunk {
+    Bytes bytes;
+    std::uint64_t filler = 0;  // zero bytes after `bytes`
+    std::size_t bytes_done = 0;
+    std::uint64_t filler_done = 0;
+  };
+  struct Conn {
+    explicit Conn(asio::io_context& io) : socket(io), connect_timer(io) {}
+    tcp::socket socket;
+    asio::steady_timer connect_timer;
+    bool connected = false;
+    bool core_closed = false;  // the core sent CloseCmd: no more inputs for it
+    bool gone = false;         // socket closed, erased from conns_
+    bool writing = false;
+    bool timed_out = false;
+    std::deque<OutChunk> out;
+  };
+  using ConnPtr = std::shared_ptr<Conn>;
+
+  struct RttProbe {
+    udp::endpoint target;
+    std::uint32_t bytes = 64;
+    int wanted = 1;
+    int done = 0;
+    int lost = 0;
+    std::uint32_t sample = 0;  // sequence number of the ping in flight
+    SteadyClock::time_point sent_at;
+    TimeNs best = 0;
+    std::shared_ptr<asio::steady_timer> timer;
+  };
+
+  // asio_process.cpp: the loop
+  TimeNs now() const;
+  void deliver(InputEvent event);
+  void deliver_later(InputEvent event);
+  void perform_commands();
+  void perform(Command& command);
+  void arm_timer(const ArmTimerCmd& cmd);
+  void compute(const ComputeCmd& cmd);
+  void exit_core(const ExitCmd& exit);
+
+  // asio_streams.cpp: TCP connections
+  void accept_next();
+  void on_accepted_socket(tcp::socket socket);
+  void connect(const ConnectCmd& cmd);
+  void on_connect_done(ConnId id, const ConnPtr& conn, const boost::system::error_code& error);
+  void start_reading(ConnId id, const ConnPtr& conn, bool read_now);
+  void send(SendCmd& cmd);
+  void pump(ConnId id, const ConnPtr& conn);
+  void close(ConnId id);
+  void drop(ConnId id, const ConnPtr& conn, bool tell_core);
+
+  // asio_probes.cpp: UDP echo, RTT probes, throughput probes and sinks
+  void receive_datagram();
+  void on_datagram(std::size_t size);
+  void probe_rtt(const ProbeRttCmd& cmd);
+  void send_ping(std::uint64_t id);
+  void finish_rtt(std::uint64_t id, bool ok);
+  void probe_throughput(const ProbeThroughputCmd& cmd);
+  void serve_bulk_sink(std::shared_ptr<tcp::socket> socket);
+
+  asio::io_context& io_;
+  std::unique_ptr<Process> core_;
+  AdapterOptions options_;
+  EventLog& log_;
+  tcp::acceptor acceptor_;
+  udp::socket udp_;
+  std::vector<std::uint8_t> datagram_ = std::vector<std::uint8_t>(65536);
+  // One read buffer for all connections: reads wait for readiness, then read at once, so no
+  // connection holds a buffer while it waits (256 KiB reads halve the per-byte cost of 64 KiB).
+  std::vector<std::uint8_t> read_buffer_ = std::vector<std::uint8_t>(256 * 1024);
+  udp::endpoint datagram_from_;
+
+  std::map<ConnId, ConnPtr> conns_;
+  ConnId next_accepted_ = kAcceptedConnBit;
+  std::map<std::uint64_t, RttProbe> rtt_probes_;
+  std::vector<std::shared_ptr<asio::steady_timer>> timers_;  // core timers and computations
+  std::uint64_t probes_started_ = 0;
+  std::uint64_t throughput_probes_ = 0;
+  bool started_ = false;
+  bool exited_ = false;
+  bool exit_ok_ = false;
+  bool shut_down_ = false;
+};
+
+// "1.2.3.4:5678" -> endpoint; names are resolved (clusters). Throws std::invalid_argument.
+tcp::endpoint parse_tcp_endpoint(const std::string& text);
+
+}  // namespace tsunagi::realnet

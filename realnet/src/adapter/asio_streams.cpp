@@ -1,0 +1,225 @@
+// TCP connections: connect (with the core's time-out), accept, frames in and out, close.
+#include <array>
+
+#include "asio_process.hpp"
+
+namespace tsunagi::realnet {
+namespace {
+
+// Filler is sent from this block, so an 8 MB message never allocates 8 MB of zeros.
+const std::array<std::uint8_t, 64 * 1024> kZeros{};
+// One write hands the kernel at most this much, so a bulk send does not starve the others.
+constexpr std::size_t kWriteBudget = 1 << 20;
+
+ConnectFailure failure_of(const boost::system::error_code& error, bool timed_out) {
+  namespace err = asio::error;
+  if (timed_out || error == err::timed_out) return ConnectFailure::TimedOut;
+  if (error == err::connection_refused) return ConnectFailure::Refused;
+  return ConnectFailure::Unreachable;  // host/network unreachable, no route, bad address, ...
+}
+
+}  // namespace
+
+tcp::endpoint parse_tcp_endpoint(const std::string& text) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
+    throw std::invalid_argument("endpoint '" + text + "' is not ADDRESS:PORT");
+  std::string host = text.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  const std::string port_text = text.substr(colon + 1);
+  unsigned long port = 0;
+  try {
+    std::size_t used = 0;
+    port = std::stoul(port_text, &used);
+    if (used != port_text.size() || port > 65535) throw std::out_of_range("port");
+  } catch (const std::exception&) {
+    throw std::invalid_argument("endpoint '" + text + "': '" + port_text + "' is not a port");
+  }
+  boost::system::error_code error;
+  const auto address = asio::ip::make_address(host, error);
+  if (!error) return {address, static_cast<std::uint16_t>(port)};
+  // A host name (real clusters): the first IPv4 address it resolves to.
+  asio::io_context io;
+  tcp::resolver resolver(io);
+  const auto results = resolver.resolve(tcp::v4(), host, port_text, error);
+  if (error || results.empty())
+    throw std::invalid_argument("endpoint '" + text + "': cannot resolve '" + host + "'");
+  return results.begin()->endpoint();
+}
+
+void AsioProcess::accept_next() {
+  acceptor_.async_accept([this](const boost::system::error_code& error, tcp::socket socket) {
+    if (shut_down_ || error == asio::error::operation_aborted) return;
+    if (!error) on_accepted_socket(std::move(socket));
+    accept_next();
+  });
+}
+
+// The first byte says what the connection is for; a connection that closes before it (a
+// daemon checking that this one is up) leaves no trace.
+void AsioProcess::on_accepted_socket(tcp::socket socket) {
+  auto pending = std::make_shared<tcp::socket>(std::move(socket));
+  auto purpose = std::make_shared<std::uint8_t>(0);
+  asio::async_read(*pending, asio::buffer(purpose.get(), 1),
+                   [this, pending, purpose](const boost::system::error_code& error, std::size_t) {
+                     if (error || shut_down_) return;
+                     if (*purpose == kPurposeBulk) return serve_bulk_sink(pending);
+                     if (*purpose != kPurposeFrames) return;  // not one of ours: dropped
+                     boost::system::error_code ignored;
+                     pending->set_option(tcp::no_delay(true), ignored);
+                     const ConnId id = next_accepted_++;
+                     auto conn = std::make_shared<Conn>(io_);
+                     conn->socket = std::move(*pending);
+                     conn->connected = true;
+                     conn->core_closed = exited_;  // an exited process only drains
+                     conns_[id] = conn;
+                     if (!exited_) deliver(AcceptedInput{id});
+                     start_reading(id, conn, true);
+                   });
+}
+
+void AsioProcess::connect(const ConnectCmd& cmd) {
+  tcp::endpoint target;
+  try {
+    target = parse_tcp_endpoint(cmd.to);
+  } catch (const std::invalid_argument&) {
+    deliver_later(ConnectFailedInput{cmd.conn, ConnectFailure::Unreachable});
+    return;
+  }
+  auto conn = std::make_shared<Conn>(io_);
+  conns_[cmd.conn] = conn;
+  conn->out.push_back(OutChunk{Bytes{kPurposeFrames}});  // goes before any frame
+  conn->connect_timer.expires_after(
+      std::chrono::nanoseconds(options_.config->overlay.connect_timeout));
+  conn->connect_timer.async_wait([conn](const boost::system::error_code& error) {
+    if (error || conn->connected || conn->gone) return;
+    conn->timed_out = true;
+    boost::system::error_code ignored;
+    conn->socket.close(ignored);  // the pending connect completes with operation_aborted
+  });
+  conn->socket.async_connect(target,
+                             [this, id = cmd.conn, conn](const boost::system::error_code& e) {
+                               on_connect_done(id, conn, e);
+                             });
+}
+
+void AsioProcess::on_connect_done(ConnId id, const ConnPtr& conn,
+                                  const boost::system::error_code& error) {
+  conn->connect_timer.cancel();
+  if (conn->gone) return;  // the core closed it meanwhile, or the process shut down
+  if (error) {
+    conn->gone = true;
+    conns_.erase(id);
+    deliver(ConnectFailedInput{id, failure_of(error, conn->timed_out)});
+    return;
+  }
+  conn->connected = true;
+  boost::system::error_code ignored;
+  conn->socket.set_option(tcp::no_delay(true), ignored);
+  deliver(ConnectedInput{id});
+  start_reading(id, conn, true);
+  pump(id, conn);
+}
+
+// Reads what the socket holds now, then waits until it is readable again. A new connection
+// reads at once (its first bytes usually came with it): an accepted connection's hello then
+// reaches the core in the same step as the accept, not one event-loop round later, so the
+// order of near-simultaneous events follows their arrival (docs/realnet.md, "latency scale").
+void AsioProcess::start_reading(ConnId id, const ConnPtr& conn, bool read_now) {
+  if (conn->gone) return;
+  if (read_now) {
+    boost::system::error_code error;
+    conn->socket.non_blocking(true, error);
+    const std::size_t n = conn->socket.read_some(asio::buffer(read_buffer_), error);
+    if (error && error != asio::error::would_block) return drop(id, conn, true);
+    if (!error && !conn->core_closed && !exited_) {
+      const auto begin = read_buffer_.begin();
+      deliver(ReceivedInput{id, Bytes(begin, begin + static_cast<std::ptrdiff_t>(n)), 0});
+    }
+    if (conn->gone) return;
+  }
+  conn->socket.async_wait(tcp::socket::wait_read,
+                          [this, id, conn](const boost::system::error_code& error) {
+                            if (conn->gone) return;
+                            if (error) return drop(id, conn, true);
+                            start_reading(id, conn, true);
+                          });
+}
+
+void AsioProcess::send(SendCmd& cmd) {
+  auto it = conns_.find(cmd.conn);
+  if (it == conns_.end() || it->second->core_closed) return;
+  it->second->out.push_back(OutChunk{std::move(cmd.bytes), cmd.filler});
+  pump(cmd.conn, it->second);
+}
+
+// Writes what is queued, one gathered write at a time, in order. A connection the core closed
+// sends its FIN once the queue is empty and is dropped when the peer's FIN arrives.
+void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
+  if (conn->writing || !conn->connected || conn->gone) return;
+  if (conn->out.empty()) {
+    if (conn->core_closed) {
+      boost::system::error_code ignored;
+      conn->socket.shutdown(tcp::socket::shutdown_send, ignored);
+    }
+    return;
+  }
+  std::vector<asio::const_buffer> buffers;
+  std::vector<std::pair<std::size_t, std::uint64_t>> progress;  // per chunk: bytes, filler
+  std::size_t budget = kWriteBudget;
+  for (OutChunk& chunk : conn->out) {
+    if (budget == 0) break;
+    const std::size_t bytes = std::min(chunk.bytes.size() - chunk.bytes_done, budget);
+    if (bytes > 0) buffers.emplace_back(chunk.bytes.data() + chunk.bytes_done, bytes);
+    budget -= bytes;
+    std::uint64_t filler = 0;
+    while (budget > 0 && filler < chunk.filler - chunk.filler_done) {
+      const auto piece = static_cast<std::size_t>(std::min<std::uint64_t>(
+          {kZeros.size(), budget, chunk.filler - chunk.filler_done - filler}));
+      buffers.emplace_back(kZeros.data(), piece);
+      filler += piece;
+      budget -= piece;
+    }
+    progress.emplace_back(bytes, filler);
+  }
+  conn->writing = true;
+  asio::async_write(conn->socket, buffers,
+                    [this, id, conn, progress = std::move(progress)](
+                        const boost::system::error_code& error, std::size_t) {
+                      conn->writing = false;
+                      if (conn->gone) return;
+                      if (error) return drop(id, conn, true);
+                      for (std::size_t i = 0; i < progress.size(); ++i) {
+                        conn->out[i].bytes_done += progress[i].first;
+                        conn->out[i].filler_done += progress[i].second;
+                      }
+                      while (!conn->out.empty() &&
+                             conn->out.front().bytes_done == conn->out.front().bytes.size() &&
+                             conn->out.front().filler_done == conn->out.front().filler)
+                        conn->out.pop_front();
+                      pump(id, conn);
+                    });
+}
+
+void AsioProcess::close(ConnId id) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  const ConnPtr conn = it->second;
+  conn->core_closed = true;
+  if (!conn->connected) return drop(id, conn, false);  // gives up connecting
+  pump(id, conn);
+}
+
+void AsioProcess::drop(ConnId id, const ConnPtr& conn, bool tell_core) {
+  if (conn->gone) return;
+  conn->gone = true;
+  conn->connect_timer.cancel();
+  boost::system::error_code ignored;
+  conn->socket.close(ignored);
+  auto it = conns_.find(id);
+  if (it != conns_.end() && it->second == conn) conns_.erase(it);
+  if (tell_core && !conn->core_closed && conn->connected) deliver(ClosedInput{id});
+}
+
+}  // namespace tsunagi::realnet

@@ -1,0 +1,56 @@
+#include "event_log.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace tsunagi::realnet {
+
+EventLog::EventLog(const std::string& path, std::string proc) : proc_(std::move(proc)) {
+  if (path == "-") {
+    file_ = stdout;
+    return;
+  }
+  file_ = std::fopen(path.c_str(), "w");
+  if (file_ == nullptr)
+    throw std::runtime_error("cannot write events to " + path + ": " + std::strerror(errno));
+  owned_ = true;
+}
+
+EventLog::~EventLog() {
+  if (owned_) std::fclose(file_);
+}
+
+void EventLog::write(const nlohmann::json& line) {
+  const std::string text =
+      line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::fwrite(text.data(), 1, text.size(), file_);
+  std::fflush(file_);
+}
+
+void EventLog::trace(TimeNs now, const TraceCmd& trace) {
+  write({{"type", "trace"},
+         {"proc", proc_},
+         {"t_ns", now},
+         {"kind", trace.kind},
+         {"detail", trace.detail}});
+}
+
+void EventLog::report(TimeNs now, const ReportCmd& report) {
+  write({{"type", "report"},
+         {"proc", proc_},
+         {"t_ns", now},
+         {"key", report.key},
+         {"value", report.value}});
+}
+
+void EventLog::exit(TimeNs now, const ExitCmd& exit) {
+  write(
+      {{"type", "exit"}, {"proc", proc_}, {"t_ns", now}, {"ok", exit.ok}, {"reason", exit.reason}});
+}
+
+void EventLog::count(const std::string& key, double value) {
+  write({{"type", "count"}, {"proc", proc_}, {"key", key}, {"value", value}});
+}
+
+}  // namespace tsunagi::realnet

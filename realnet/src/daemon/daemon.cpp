@@ -1,0 +1,245 @@
+// The body of both daemons. See daemon.hpp.
+#include "daemon.hpp"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "../adapter/asio_process.hpp"
+#include "tsunagi/model/roles.hpp"
+#include "tsunagi/runner/observer.hpp"
+#include "tsunagi/scenarios/loader.hpp"
+
+namespace tsunagi::realnet {
+namespace {
+
+std::string machine_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "localhost";
+  return name;
+}
+
+// "auto:PORT" listens on the address this machine's name resolves to (real clusters).
+tcp::endpoint listen_endpoint(const std::string& text) {
+  if (text.rfind("auto:", 0) == 0) return parse_tcp_endpoint(machine_name() + text.substr(4));
+  return parse_tcp_endpoint(text);
+}
+
+// Nodes may start before the rendezvous listens (srun starts everything at once) and links in
+// fresh namespaces take a moment to carry traffic: wait until a TCP connect succeeds. The
+// rendezvous sees a connection that closes before its first byte, and ignores it.
+bool wait_until_reachable(const std::string& endpoint, double seconds) {
+  const auto deadline = SteadyClock::now() + std::chrono::duration<double>(seconds);
+  tcp::endpoint target;
+  try {
+    target = parse_tcp_endpoint(endpoint);
+  } catch (const std::invalid_argument&) {
+    return false;  // the core reports the bad endpoint as a failed connect
+  }
+  do {
+    asio::io_context io;
+    tcp::socket socket(io);
+    boost::system::error_code result = asio::error::would_block;
+    socket.async_connect(target, [&](const boost::system::error_code& e) { result = e; });
+    io.run_for(std::chrono::seconds(1));
+    if (!result) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  } while (SteadyClock::now() < deadline);
+  return false;
+}
+
+void write_ready_file(const std::string& path, const std::string& endpoint) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary);
+    out << endpoint << '\n';
+  }
+  std::filesystem::rename(temporary, path);  // readers never see half an address
+}
+
+}  // namespace
+
+void add_daemon_options(CLI::App& app, DaemonOptions& o, Role role) {
+  app.add_option("--scenario", o.scenario,
+                 "Scenario file (TOML); every process of a run must "
+                 "load the same file with the same --set")
+      ->required();
+  app.add_option("--set", o.sets, "Override a scenario key (repeatable), as for `tsunagi run`")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  app.add_option("--listen", o.listen,
+                 "ADDRESS:PORT to listen on (TCP and UDP echo); port 0 = "
+                 "any; ADDRESS 'auto' = this machine's name")
+      ->capture_default_str();
+  app.add_option("--events", o.events,
+                 "Where decisions, reports and the exit go, as JSON lines "
+                 "('-' = stdout)")
+      ->capture_default_str();
+  app.add_option("--epoch-ns", o.epoch_ns,
+                 "CLOCK_MONOTONIC (ns) of the run's start, shared by "
+                 "all processes of a machine; default: now");
+  app.add_option("--rtt-samples-min", o.rtt_samples_min,
+                 "Take at least this many RTT samples per probe (realnet calibration)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--linger", o.linger_s,
+                 "Seconds to keep sockets open after a successful exit "
+                 "(SIGTERM ends it sooner)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 3600.0));
+  app.add_flag("--status", o.status,
+               "Print 'tsunagi-status LABEL ...' lines on stdout (for "
+               "the launcher)");
+  app.add_flag("-q,--quiet", o.quiet, "No log lines on stderr");
+  if (role == Role::Node) {
+    o.listen = "auto:0";
+    auto* rank = app.add_option("--rank", o.rank, "Rank of this process (0 .. processes-1)");
+    app.add_option("--rank-env", o.rank_env,
+                   "Read the rank from this environment variable "
+                   "(e.g. SLURM_PROCID)")
+        ->excludes(rank);
+    app.add_option("--rendezvous", o.rendezvous, "ADDRESS:PORT of the rendezvous")->required();
+    app.add_option("--host-label", o.host_label,
+                   "Name of this machine as registered (processes "
+                   "with the same label are host-mates); default: "
+                   "the host name");
+    app.add_option("--wait-rendezvous", o.wait_rendezvous_s,
+                   "Seconds to wait for the rendezvous to accept connections")
+        ->capture_default_str();
+  } else {
+    o.listen = "auto:7100";
+    app.add_option("--ready-file", o.ready_file, "Write ADDRESS:PORT here once listening");
+  }
+}
+
+int run_daemon(DaemonOptions& o, Role role) {
+  const bool node = role == Role::Node;
+  const char* program = node ? "tsunagi-node" : "tsunagi-rendezvous";
+  auto fail = [&](const std::string& message) {
+    std::cerr << program << ": " << message << '\n';
+    return 2;
+  };
+  if (node && !o.rank_env.empty()) {
+    const char* value = std::getenv(o.rank_env.c_str());
+    if (value == nullptr) return fail("--rank-env " + o.rank_env + ": variable is not set");
+    o.rank = static_cast<Rank>(std::atoi(value));
+  }
+  // "{rank}" in the events path: one --events pattern for all tasks of a Slurm step.
+  if (const auto at = o.events.find("{rank}"); at != std::string::npos && node)
+    o.events.replace(at, 6, std::to_string(o.rank));
+  scenario::Scenario scenario;
+  try {
+    scenario = scenario::load_scenario_file(o.scenario, o.sets);
+  } catch (const std::exception& error) {
+    return fail(error.what());
+  }
+  auto config = std::make_shared<ProtocolConfig>(scenario.protocol);
+  config->processes = scenario::process_count(scenario);
+  if (node && (o.rank < 0 || o.rank >= config->processes))
+    return fail("--rank " + std::to_string(o.rank) + " is not in 0.." +
+                std::to_string(config->processes - 1) + " (the scenario has " +
+                std::to_string(config->processes) + " processes); pass --rank or --rank-env");
+
+  AdapterOptions adapter;
+  adapter.rank = node ? o.rank : kNoRank;
+  adapter.label = runner::process_label(adapter.rank);
+  adapter.rendezvous = o.rendezvous;
+  adapter.host_label = o.host_label.empty() ? machine_name() : o.host_label;
+  adapter.config = config;
+  adapter.min_rtt_samples = o.rtt_samples_min;
+  if (o.epoch_ns >= 0)
+    adapter.epoch = SteadyClock::time_point(std::chrono::nanoseconds(o.epoch_ns));
+  try {
+    const tcp::endpoint where = listen_endpoint(o.listen);
+    adapter.listen_address = where.address();
+    adapter.listen_port = where.port();
+    if (where.address().is_unspecified())
+      return fail("--listen " + o.listen + ": give the address others reach this process at");
+  } catch (const std::exception& error) {
+    return fail("--listen: " + std::string(error.what()));
+  }
+  const std::string label = adapter.label;
+  auto log_line = [&](const std::string& text) {
+    if (!o.quiet) std::cerr << "[" << program << " " << label << "] " << text << std::endl;
+  };
+  auto status = [&](const std::string& text) {
+    if (o.status) std::cout << "tsunagi-status " << label << ' ' << text << std::endl;
+  };
+
+  std::signal(SIGPIPE, SIG_IGN);
+  asio::io_context io;
+  std::unique_ptr<EventLog> events;
+  try {
+    events = std::make_unique<EventLog>(o.events, label);
+  } catch (const std::exception& error) {
+    return fail(error.what());
+  }
+  AsioProcess process(io, node ? make_node() : make_rendezvous(), adapter, *events);
+  try {
+    process.open();
+  } catch (const std::exception& error) {
+    return fail(error.what());
+  }
+  const Endpoint endpoint = process.endpoint();
+  log_line("listening on " + endpoint + " (host " + adapter.host_label + ")");
+  status("listening " + endpoint);
+  if (!o.ready_file.empty()) write_ready_file(o.ready_file, endpoint);
+
+  asio::steady_timer linger(io);
+  auto finish = [&] {
+    linger.cancel();
+    process.shut_down();
+    io.stop();
+  };
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code& error, int number) {
+    if (error) return;
+    if (!process.exited()) {
+      log_line(std::string("stopped by ") + (number == SIGINT ? "SIGINT" : "SIGTERM"));
+      process.stop(std::string("stopped by signal ") + (number == SIGINT ? "SIGINT" : "SIGTERM"));
+    }
+    finish();
+  });
+  process.on_exit = [&](const ExitCmd& exit) {
+    log_line(exit.ok ? "exited ok" : "exited with failure: " + exit.reason);
+    status(exit.ok ? "exited ok" : "exited failed " + exit.reason);
+    if (!exit.ok) return asio::post(io, finish);  // a failure is seen by the peers at once
+    linger.expires_after(std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::duration<double>(o.linger_s)));
+    linger.async_wait([&](const boost::system::error_code& error) {
+      if (!error) finish();
+    });
+  };
+
+  if (node && !wait_until_reachable(o.rendezvous, o.wait_rendezvous_s))
+    log_line("rendezvous " + o.rendezvous + " not reachable after " +
+             std::to_string(o.wait_rendezvous_s) + " s; starting anyway");
+  process.start();
+  io.run();
+  return process.exited_ok() ? 0 : 1;
+}
+
+int daemon_main(int argc, char** argv, Role role) {
+  const bool node = role == Role::Node;
+  CLI::App app{node ? "tsunagi-node: one rank of a tsunagi run over real TCP (docs/realnet.md).\n"
+                      "Loads the scenario, registers with the rendezvous, runs the protocol core."
+                    : "tsunagi-rendezvous: the bootstrap server of a tsunagi run over real TCP "
+                      "(docs/realnet.md).\nWaits for every rank, hands out the directory, "
+                      "combines the switch views."};
+  DaemonOptions options;
+  add_daemon_options(app, options, role);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? 0 : 2;
+  }
+  return run_daemon(options, role);
+}
+
+}  // namespace tsunagi::realnet

@@ -1,0 +1,47 @@
+// What tsunagi-node and tsunagi-rendezvous share: options, scenario loading, signals, the
+// run of one AsioProcess, and the status lines the launcher reads (docs/realnet.md, "daemons").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "tsunagi/model/types.hpp"
+
+namespace tsunagi::realnet {
+
+enum class Role { Node, Rendezvous };
+
+struct DaemonOptions {
+  std::string scenario;  // same file and overrides as the launcher's
+  std::vector<std::string> sets;
+  std::string listen;          // ADDRESS:PORT; "auto" = this machine's name, resolved
+  std::string events = "-";    // JSON lines; "-" = stdout
+  std::int64_t epoch_ns = -1;  // CLOCK_MONOTONIC of the run's start; -1 = now
+  int rtt_samples_min = 1;
+  double linger_s = 2.0;  // after the exit: keep sockets open this long at most
+  bool status = false;    // print "tsunagi-status ..." lines on stdout
+  bool quiet = false;
+  // nodes only
+  Rank rank = kNoRank;
+  std::string rank_env;  // take the rank from this environment variable
+  std::string rendezvous;
+  std::string host_label;  // default: gethostname()
+  double wait_rendezvous_s = 30.0;
+  // rendezvous only
+  std::string ready_file;  // gets "ADDRESS:PORT" once listening
+};
+
+// Registers every option of `role` on `app`.
+void add_daemon_options(CLI::App& app, DaemonOptions& options, Role role);
+
+// Runs the daemon to its end. Returns the process exit status: 0 the core exited ok, 1 it
+// exited with failure (or was stopped by a signal), 2 bad options/scenario/address.
+int run_daemon(DaemonOptions& options, Role role);
+
+// Parses argv for `role` and runs it: the whole main() of a daemon.
+int daemon_main(int argc, char** argv, Role role);
+
+}  // namespace tsunagi::realnet

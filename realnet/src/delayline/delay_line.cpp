@@ -1,0 +1,184 @@
+// The delay line's event loop: epoll over every TAP, one timerfd for the earliest release,
+// one signalfd for a clean stop. See delay_line.hpp.
+#include "delay_line.hpp"
+
+#include <fcntl.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include <sched.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <ctime>
+#include <deque>
+#include <iostream>
+#include <stdexcept>
+
+namespace tsunagi::realnet {
+namespace {
+
+std::int64_t monotonic_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
+
+std::runtime_error os_error(const std::string& what) {
+  return std::runtime_error(what + ": " + std::strerror(errno));
+}
+
+// A TAP device named `ifname` inside namespace `ns` (the calling thread enters it for good;
+// the file descriptor keeps working wherever the thread goes next).
+int open_tap(const std::string& ns, const std::string& ifname) {
+  const std::string path = "/var/run/netns/" + ns;
+  const int ns_fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (ns_fd < 0) throw os_error("cannot open namespace " + path);
+  const int entered = setns(ns_fd, CLONE_NEWNET);
+  close(ns_fd);
+  if (entered != 0) throw os_error("cannot enter namespace " + ns);
+  const int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw os_error("cannot open /dev/net/tun");
+  ifreq request{};
+  request.ifr_flags = IFF_TAP | IFF_NO_PI;
+  std::strncpy(request.ifr_name, ifname.c_str(), IFNAMSIZ - 1);
+  if (ioctl(fd, TUNSETIFF, &request) != 0)
+    throw os_error("cannot create TAP " + ifname + " in " + ns);
+  return fd;
+}
+
+struct Frame {
+  std::int64_t release = 0;
+  std::vector<std::uint8_t> bytes;
+};
+
+struct Direction {
+  int from = -1;
+  int to = -1;
+  std::int64_t delay = 0;
+  std::deque<Frame> queue;
+  std::uint64_t dropped = 0;
+};
+
+}  // namespace
+
+DelayLinkSpec parse_delay_link(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (;;) {
+    const auto colon = text.find(':', start);
+    parts.push_back(text.substr(start, colon - start));
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  if (parts.size() != 5)
+    throw std::invalid_argument("--link '" + text + "' is not NS_A:IF_A:NS_B:IF_B:DELAY_NS");
+  for (int i = 0; i < 4; ++i)
+    if (parts[static_cast<std::size_t>(i)].empty() ||
+        parts[static_cast<std::size_t>(i)].size() >= IFNAMSIZ + 40)
+      throw std::invalid_argument("--link '" + text + "': empty or too long name");
+  DelayLinkSpec spec{parts[0], parts[1], parts[2], parts[3], 0};
+  try {
+    spec.delay_ns = std::stoll(parts[4]);
+  } catch (const std::exception&) {
+    throw std::invalid_argument("--link '" + text + "': delay '" + parts[4] +
+                                "' is not integer ns");
+  }
+  if (spec.delay_ns < 0) throw std::invalid_argument("--link '" + text + "': negative delay");
+  return spec;
+}
+
+int run_delay_lines(const std::vector<DelayLinkSpec>& links, std::size_t queue_limit) {
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  sigprocmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::vector<Direction> directions;
+  try {
+    for (const DelayLinkSpec& link : links) {
+      const int a = open_tap(link.ns_a, link.if_a);
+      const int b = open_tap(link.ns_b, link.if_b);
+      directions.push_back({a, b, link.delay_ns, {}, 0});
+      directions.push_back({b, a, link.delay_ns, {}, 0});
+    }
+  } catch (const std::exception& error) {
+    std::cerr << "tsunagi-delayline: " << error.what() << '\n';
+    return 1;
+  }
+  const int epoll = epoll_create1(EPOLL_CLOEXEC);
+  const int timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  const int signals = signalfd(-1, &stop_signals, SFD_NONBLOCK | SFD_CLOEXEC);
+  auto watch = [&](int fd, std::uint64_t tag) {
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.u64 = tag;
+    epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event);
+  };
+  for (std::size_t d = 0; d < directions.size(); ++d) watch(directions[d].from, d);
+  constexpr std::uint64_t kTimerTag = ~std::uint64_t{0};
+  constexpr std::uint64_t kSignalTag = kTimerTag - 1;
+  watch(timer, kTimerTag);
+  watch(signals, kSignalTag);
+  std::cout << "ready" << std::endl;
+
+  std::vector<std::uint8_t> buffer(65536);
+  std::int64_t armed = -1;
+  epoll_event events[64];
+  for (;;) {
+    const int count = epoll_wait(epoll, events, 64, -1);
+    if (count < 0 && errno != EINTR) return 1;
+    for (int i = 0; i < count; ++i) {
+      const std::uint64_t tag = events[i].data.u64;
+      if (tag == kSignalTag) {
+        for (const Direction& d : directions)
+          if (d.dropped > 0) std::cerr << "tsunagi-delayline: dropped " << d.dropped << " frames\n";
+        return 0;
+      }
+      if (tag == kTimerTag) {
+        std::uint64_t expirations = 0;
+        if (read(timer, &expirations, sizeof expirations) < 0) { /* spurious: nothing due */
+        }
+        armed = -1;
+        continue;
+      }
+      Direction& d = directions[tag];
+      for (;;) {
+        const ssize_t n = read(d.from, buffer.data(), buffer.size());
+        if (n <= 0) break;
+        if (d.queue.size() >= queue_limit) {
+          ++d.dropped;
+          continue;
+        }
+        d.queue.push_back({monotonic_ns() + d.delay,
+                           std::vector<std::uint8_t>(buffer.begin(), buffer.begin() + n)});
+      }
+    }
+    // Release what is due, then sleep until the next release.
+    const std::int64_t now = monotonic_ns();
+    std::int64_t next = -1;
+    for (Direction& d : directions) {
+      while (!d.queue.empty() && d.queue.front().release <= now) {
+        const auto& bytes = d.queue.front().bytes;
+        if (write(d.to, bytes.data(), bytes.size()) < 0) ++d.dropped;
+        d.queue.pop_front();
+      }
+      if (!d.queue.empty() && (next < 0 || d.queue.front().release < next))
+        next = d.queue.front().release;
+    }
+    if (next >= 0 && next != armed) {
+      itimerspec when{};
+      when.it_value.tv_sec = next / 1'000'000'000;
+      when.it_value.tv_nsec = next % 1'000'000'000;
+      timerfd_settime(timer, TFD_TIMER_ABSTIME, &when, nullptr);
+      armed = next;
+    }
+  }
+}
+
+}  // namespace tsunagi::realnet

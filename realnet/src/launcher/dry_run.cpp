@@ -1,0 +1,120 @@
+// --dry-run: the commands of a run, printed as a shell script; and the clean-up of namespaces
+// that dead runs left behind.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <regex>
+
+#include "launch_plan.hpp"
+#include "netns_session.hpp"
+#include "tsunagi/realnet/realnet_backend.hpp"
+
+namespace tsunagi::realnet {
+namespace fs = std::filesystem;
+
+namespace {
+
+void print_batch(std::ostream& out, const std::string& command,
+                 const std::vector<std::string>& lines) {
+  out << command << " <<'EOF'\n";
+  for (const std::string& line : lines) out << line << '\n';
+  out << "EOF\n";
+}
+
+}  // namespace
+
+void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions& options,
+                        std::ostream& out) {
+  DaemonPaths paths;
+  try {
+    paths = find_daemons(options);
+  } catch (const std::runtime_error&) {
+    paths = {"tsunagi-node", "tsunagi-rendezvous", "tsunagi-delayline"};  // still worth printing
+  }
+  const std::int64_t epoch = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now().time_since_epoch())
+                                 .count();
+  const LaunchPlan plan =
+      make_launch_plan(scenario, options, paths, epoch, "tsg" + std::to_string(getpid()) + "-");
+  out << "#!/bin/sh\n# tsunagi run " << scenario.path << " --backend realnet --net " << plan.mode
+      << " (dry run: nothing was executed)\n# " << scenario::process_count(scenario)
+      << " ranks + rendezvous; event files and logs in " << plan.work_dir << "\n";
+  if (plan.netns) {
+    const NetnsPlan& net = *plan.netns;
+    out << "\n# 1. network: " << net.namespaces.size() << " namespaces, " << net.veth_links
+        << " veth links, " << net.delay_links.size() << " delay lines (latency x"
+        << options.latency_scale << ", links under " << options.min_delay / 1000
+        << " us after scaling stay plain veth)\n";
+    print_batch(out, "ip -b -", net.root_batch);
+    if (!net.delay_links.empty()) {
+      std::vector<std::string> argv{paths.delayline};
+      const auto args = delay_line_args(net);
+      argv.insert(argv.end(), args.begin(), args.end());
+      out << shell_line(argv) << " &   # prints 'ready' once its TAP devices exist\n";
+    }
+    for (const std::string& ns : net.namespaces) {
+      print_batch(out, "ip -n " + ns + " -b -", net.ns_batch.at(ns));
+      if (net.tc_batch.count(ns)) print_batch(out, "tc -n " + ns + " -b -", net.tc_batch.at(ns));
+    }
+  }
+  if (plan.mode == "slurm") {
+    out << "\n# inside an allocation (salloc/sbatch) with " << scenario::process_count(scenario)
+        << " tasks; --out must be on a file system every node shares\n"
+        << plan.slurm_script;
+    return;
+  }
+  out << "\n# 2. processes (each prints 'tsunagi-status LABEL listening|exited ...' on stdout)\n";
+  out << shell_line(plan.rendezvous.argv) << " > rendezvous.status &\n";
+  const bool known = plan.mode != "loopback";
+  if (!known)
+    out << "RENDEZVOUS=...   # the address in 'tsunagi-status rendezvous listening ADDRESS:PORT'\n";
+  for (const auto& node : plan.nodes) {
+    std::vector<std::string> argv = node.argv;
+    for (std::string& arg : argv)
+      if (arg == kRendezvousPlaceholder)
+        arg = known ? plan.rendezvous.argv.back().substr(0) : "$RENDEZVOUS";
+    out << shell_line(argv) << " &\n";
+  }
+  out << "wait   # then SIGTERM every process once all printed 'exited'\n";
+  if (plan.netns) {
+    out << "\n# 3. clean-up (also after a failure or Ctrl-C)\nkill <delay line pid>\n";
+    print_batch(out, "ip -force -b -", teardown_batch(*plan.netns));
+  }
+}
+
+int remove_stale_namespaces() {
+  const fs::path dir = "/var/run/netns";
+  std::error_code error;
+  if (!fs::is_directory(dir, error) || geteuid() != 0) return 0;
+  static const std::regex ours("tsg([0-9]+)-.*");
+  std::vector<std::string> lines;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    std::smatch match;
+    const std::string name = entry.path().filename().string();
+    if (!std::regex_match(name, match, ours)) continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(match[1].str()));
+    if (pid == getpid()) continue;
+    if (kill(pid, 0) == 0 || errno != ESRCH) continue;  // that launcher still runs
+    lines.push_back("netns del " + name);
+  }
+  if (lines.empty()) return 0;
+  const fs::path batch =
+      fs::temp_directory_path() / ("tsunagi-stale-" + std::to_string(getpid()) + ".batch");
+  {
+    std::ofstream out(batch);
+    for (const auto& line : lines) out << line << '\n';
+  }
+  try {
+    run_tool({"ip", "-force", "-b", batch.string()}, "/dev/null");
+  } catch (const std::exception&) {
+  }
+  fs::remove(batch, error);
+  return static_cast<int>(lines.size());
+}
+
+}  // namespace tsunagi::realnet

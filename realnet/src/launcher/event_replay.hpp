@@ -1,0 +1,40 @@
+// Merging the processes' event files (adapter/event_log.hpp) into the runner's observer.
+//
+// Order: trace, report and exit events of all processes sorted by their time (ns since the
+// run's shared epoch), ties broken by process (ranks in order, then the rendezvous) and then by
+// each file's own order, so a process's decisions keep their order (that is what
+// `tsunagi compare` compares) and the same files always give the same trace.jsonl.
+// Counts are summed over processes and given as backend counts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tsunagi/model/types.hpp"
+#include "tsunagi/runner/observer.hpp"
+
+namespace tsunagi::realnet {
+
+struct ProcessRecord {
+  std::string label;  // "r3", "rendezvous"
+  std::string events_file;
+  // Filled by the launcher when the process never wrote its exit (died, never started).
+  bool synthesize_exit = false;
+  TimeNs died_at = 0;
+  std::string death;  // reason of the synthesized exit
+};
+
+struct ReplayOutcome {
+  TimeNs last_exit = 0;
+  std::vector<std::string> missing_exits;  // labels whose file had no exit event
+  std::vector<std::string> problems;       // unreadable or malformed files
+};
+
+// Reads every file (a missing file is an empty one), replays into `observer`.
+ReplayOutcome replay_events(const std::vector<ProcessRecord>& processes,
+                            runner::RunObserver& observer);
+
+// True when the file holds an exit event (for deciding whether a death needs synthesizing).
+bool has_exit_event(const std::string& events_file);
+
+}  // namespace tsunagi::realnet

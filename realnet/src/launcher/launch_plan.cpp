@@ -1,0 +1,261 @@
+// Building command lines for every process of a run. See launch_plan.hpp.
+#include "launch_plan.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "tsunagi/runner/observer.hpp"
+
+namespace tsunagi::realnet {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> read_hosts_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("--hosts " + path + ": cannot read the file");
+  std::vector<std::string> hosts;
+  std::string line;
+  while (std::getline(in, line)) {
+    line = line.substr(0, line.find('#'));
+    std::istringstream words(line);
+    std::string host;
+    if (words >> host) hosts.push_back(host);
+  }
+  if (hosts.empty())
+    throw std::invalid_argument("--hosts " + path + ": no host names (one per line, '#' comments)");
+  return hosts;
+}
+
+// Options every daemon of the run gets: the same scenario and overrides, the shared epoch.
+std::vector<std::string> common_args(const scenario::Scenario& scenario,
+                                     const LaunchOptions& options, std::int64_t epoch_ns,
+                                     const std::string& events) {
+  std::vector<std::string> args{"--scenario", fs::absolute(scenario.path).string()};
+  for (const std::string& set : options.overrides) {
+    args.push_back("--set");
+    args.push_back(set);
+  }
+  args.insert(args.end(), {"--events", events});
+  // Monotonic clocks are shared by the processes of one machine only.
+  if (epoch_ns >= 0) args.insert(args.end(), {"--epoch-ns", std::to_string(epoch_ns)});
+  args.insert(args.end(), {"--rtt-samples-min", std::to_string(options.rtt_samples_min), "--linger",
+                           "120", "--status"});
+  return args;
+}
+
+}  // namespace
+
+Fault parse_fault(const std::string& text, int processes) {
+  Fault fault;
+  std::string rest;
+  if (text.rfind("kill:", 0) == 0) {
+    fault.kind = Fault::Kind::Kill;
+    rest = text.substr(5);
+  } else if (text.rfind("absent:", 0) == 0) {
+    fault.kind = Fault::Kind::Absent;
+    rest = text.substr(7);
+  } else {
+    throw std::invalid_argument("--fault " + text + ": expected kill:RANK@SECONDS or absent:RANK");
+  }
+  try {
+    std::size_t used = 0;
+    fault.rank = std::stoi(rest, &used);
+    if (fault.kind == Fault::Kind::Kill) {
+      if (used >= rest.size() || rest[used] != '@') throw std::invalid_argument("no @");
+      fault.at_s = std::stod(rest.substr(used + 1));
+    } else if (used != rest.size()) {
+      throw std::invalid_argument("trailing");
+    }
+  } catch (const std::exception&) {
+    throw std::invalid_argument("--fault " + text + ": expected kill:RANK@SECONDS or absent:RANK");
+  }
+  if (fault.rank < 0 || fault.rank >= processes)
+    throw std::invalid_argument("--fault " + text + ": rank is not in 0.." +
+                                std::to_string(processes - 1));
+  return fault;
+}
+
+void check_launch_options(const scenario::Scenario& scenario, const LaunchOptions& options) {
+  const std::string mode = resolve_mode(options);
+  for (const std::string& text : options.faults)
+    parse_fault(text, scenario::process_count(scenario));
+  if (mode == "hosts") {
+    const auto hosts = read_hosts_file(options.hosts_file);
+    const auto needed = scenario::enumerate_hosts(scenario.network).size();
+    if (hosts.size() < needed)
+      throw std::invalid_argument("--hosts " + options.hosts_file + " names " +
+                                  std::to_string(hosts.size()) + " hosts; the scenario has " +
+                                  std::to_string(needed) +
+                                  " (one line per scenario host, in order)");
+  }
+}
+
+std::string resolve_mode(const LaunchOptions& options) {
+  std::string mode = options.net;
+  if (!options.hosts_file.empty()) {
+    if (!mode.empty() && mode != "hosts")
+      throw std::invalid_argument("--hosts and --net " + mode + " exclude each other");
+    mode = "hosts";
+  }
+  if (mode.empty()) mode = geteuid() == 0 ? "netns" : "loopback";
+  if (mode != "loopback" && mode != "netns" && mode != "hosts" && mode != "slurm")
+    throw std::invalid_argument("--net " + mode +
+                                ": expected loopback, netns or slurm (or --hosts FILE)");
+  if (mode == "hosts" && options.hosts_file.empty())
+    throw std::invalid_argument("--net hosts needs --hosts FILE");
+  return mode;
+}
+
+DaemonPaths find_daemons(const LaunchOptions& options) {
+  std::vector<fs::path> dirs;
+  if (!options.bin_dir.empty()) dirs.emplace_back(options.bin_dir);
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  if (!error) dirs.push_back(self.parent_path());
+  dirs.emplace_back(TSUNAGI_REALNET_BUILD_BIN_DIR);
+  for (const fs::path& dir : dirs) {
+    if (fs::exists(dir / "tsunagi-node") && fs::exists(dir / "tsunagi-rendezvous"))
+      return {(dir / "tsunagi-node").string(), (dir / "tsunagi-rendezvous").string(),
+              (dir / "tsunagi-delayline").string()};
+  }
+  std::string looked;
+  for (const fs::path& dir : dirs) looked += " " + dir.string();
+  throw std::runtime_error("tsunagi-node/tsunagi-rendezvous not found (looked in" + looked +
+                           "); build them or pass --realnet-bin DIR");
+}
+
+LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOptions& options,
+                            const DaemonPaths& paths, std::int64_t epoch_ns,
+                            const std::string& prefix) {
+  LaunchPlan plan;
+  plan.mode = resolve_mode(options);
+  plan.work_dir = fs::absolute(options.work_dir).string();
+  plan.prefix = prefix;
+  plan.paths = paths;
+  const int processes = scenario::process_count(scenario);
+  for (const std::string& text : options.faults) {
+    const Fault fault = parse_fault(text, processes);
+    if (fault.kind == Fault::Kind::Absent) plan.absent.push_back(fault.rank);
+  }
+  std::sort(plan.absent.begin(), plan.absent.end());
+  plan.absent.erase(std::unique(plan.absent.begin(), plan.absent.end()), plan.absent.end());
+  const auto hosts = scenario::enumerate_hosts(scenario.network);
+  const auto host_of = scenario::rank_to_host(scenario);
+  std::vector<std::string> cluster_hosts;
+  if (plan.mode == "netns")
+    plan.netns = plan_netns(scenario, prefix, {options.latency_scale, options.min_delay});
+  if (plan.mode == "hosts") {
+    cluster_hosts = read_hosts_file(options.hosts_file);
+    if (cluster_hosts.size() < hosts.size())
+      throw std::invalid_argument("--hosts " + options.hosts_file + " names " +
+                                  std::to_string(cluster_hosts.size()) +
+                                  " hosts; the scenario has " + std::to_string(hosts.size()) +
+                                  " (one line per scenario host, in order)");
+  }
+  auto file = [&](const std::string& label, const char* suffix) {
+    return (fs::path(plan.work_dir) / (label + suffix)).string();
+  };
+  // Where each process runs: a prefix that gets it there, the address it listens on, its label.
+  auto place = [&](PlannedProcess& p, int host, std::vector<std::string> args) {
+    std::vector<std::string> where;
+    if (plan.mode == "netns")
+      where = {"ip", "netns", "exec",
+               host < 0 ? plan.netns->rendezvous_ns
+                        : plan.netns->host_ns[static_cast<std::size_t>(host)]};
+    if (plan.mode == "hosts")
+      where = {"ssh", "-o", "BatchMode=yes",
+               cluster_hosts[host < 0 ? 0 : static_cast<std::size_t>(host)], "--"};
+    p.argv = where;
+    p.argv.insert(p.argv.end(), args.begin(), args.end());
+  };
+  auto listen_of = [&](int host, bool rendezvous) {
+    const std::string port =
+        rendezvous && plan.mode != "loopback" ? std::to_string(kRendezvousPort) : "0";
+    if (plan.mode == "loopback") return "127.0.0.1:" + port;
+    if (plan.mode == "netns")
+      return (host < 0 ? plan.netns->rendezvous_ip
+                       : plan.netns->host_ip[static_cast<std::size_t>(host)]) +
+             ":" + port;
+    if (plan.mode == "slurm") return "auto:" + port;  // the task's own machine
+    return cluster_hosts[host < 0 ? 0 : static_cast<std::size_t>(host)] + ":" + port;
+  };
+
+  plan.rendezvous.label = runner::process_label(kNoRank);
+  plan.rendezvous.events_file = file(plan.rendezvous.label, ".events.jsonl");
+  plan.rendezvous.log_file = file(plan.rendezvous.label, ".log");
+  {
+    auto args = common_args(scenario, options, epoch_ns, plan.rendezvous.events_file);
+    args.insert(args.begin(), paths.rendezvous);
+    args.insert(args.end(), {"--listen", listen_of(-1, true)});
+    place(plan.rendezvous, -1, args);
+  }
+  for (Rank r = 0; r < processes; ++r) {
+    if (std::find(plan.absent.begin(), plan.absent.end(), r) != plan.absent.end()) continue;
+    PlannedProcess p;
+    p.rank = r;
+    p.label = runner::process_label(r);
+    p.events_file = file(p.label, ".events.jsonl");
+    p.log_file = file(p.label, ".log");
+    const int host = host_of[static_cast<std::size_t>(r)];
+    auto args = common_args(scenario, options, epoch_ns, p.events_file);
+    args.insert(args.begin(), paths.node);
+    // The host label is the scenario's host name, as in SimGrid (on a cluster: the real name).
+    const std::string label = plan.mode == "hosts"   ? cluster_hosts[static_cast<std::size_t>(host)]
+                              : plan.mode == "slurm" ? std::string("auto")
+                                                     : hosts[static_cast<std::size_t>(host)].host;
+    args.insert(args.end(), {"--rank", std::to_string(r), "--rendezvous", kRendezvousPlaceholder,
+                             "--listen", listen_of(host, false), "--host-label", label});
+    place(p, host, args);
+    plan.nodes.push_back(std::move(p));
+  }
+  if (plan.mode == "slurm") {
+    // One script: the rendezvous on the allocation's first node, then one task per rank.
+    std::ostringstream script;
+    script << "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' INT TERM   # stop both steps with the "
+              "launcher\nRV=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n";
+    std::vector<std::string> rv{"srun",           "--nodes=1", "--ntasks=1",
+                                "--nodelist=$RV", "--overlap", paths.rendezvous};
+    auto rv_args = common_args(scenario, options, -1, plan.rendezvous.events_file);
+    rv.insert(rv.end(), rv_args.begin(), rv_args.end());
+    rv.insert(rv.end(), {"--listen", "$RV:" + std::to_string(kRendezvousPort)});
+    std::vector<std::string> nodes{"srun", "--ntasks=" + std::to_string(processes), "--overlap",
+                                   paths.node};
+    auto node_args = common_args(scenario, options, -1, file("r{rank}", ".events.jsonl"));
+    nodes.insert(nodes.end(), node_args.begin(), node_args.end());
+    nodes.insert(nodes.end(), {"--rank-env", "SLURM_PROCID", "--listen", "auto:0", "--rendezvous",
+                               "$RV:" + std::to_string(kRendezvousPort)});
+    script << shell_line(rv) << " &\n" << shell_line(nodes) << " &\nwait\n";
+    plan.slurm_script = script.str();
+  }
+  return plan;
+}
+
+std::string shell_line(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const std::string& arg : argv) {
+    if (!line.empty()) line += ' ';
+    const bool plain =
+        !arg.empty() &&
+        arg.find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+{}$") ==
+            std::string::npos;
+    if (plain) {
+      line += arg;
+    } else if (arg.find('$') != std::string::npos) {
+      line += '"' + arg + '"';  // shell variables of the Slurm script expand
+    } else {
+      std::string quoted = "'";
+      for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      line += quoted + "'";
+    }
+  }
+  return line;
+}
+
+}  // namespace tsunagi::realnet

@@ -1,0 +1,67 @@
+// What a realnet run executes, worked out before anything runs, so that --dry-run prints
+// exactly what a real run would do: the emulated network (netns), and one command line per
+// process (rendezvous first, then the ranks), each with its event file and log.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netns_network.hpp"
+#include "tsunagi/realnet/realnet_backend.hpp"
+
+namespace tsunagi::realnet {
+
+// Stands for the rendezvous's address in node command lines until it is known (loopback picks
+// a free port; the rendezvous prints it).
+inline constexpr const char* kRendezvousPlaceholder = "{RENDEZVOUS}";
+inline constexpr int kRendezvousPort = 7100;
+
+struct DaemonPaths {
+  std::string node, rendezvous, delayline;
+};
+
+struct PlannedProcess {
+  std::string label;  // "rendezvous", "r3"
+  Rank rank = kNoRank;
+  std::vector<std::string> argv;  // full command, with `ip netns exec NS` / `ssh HOST` prefix
+  std::string events_file;
+  std::string log_file;
+};
+
+struct LaunchPlan {
+  std::string mode;  // loopback | netns | hosts | slurm
+  std::string work_dir;
+  std::string prefix;  // tsg<pid>-
+  std::optional<NetnsPlan> netns;
+  DaemonPaths paths;
+  PlannedProcess rendezvous;
+  std::vector<PlannedProcess> nodes;  // ranks in order; "absent:" faults removed
+  std::vector<Rank> absent;           // ranks not started (fault injection)
+  std::string slurm_script;           // slurm: the one script that starts everything
+};
+
+struct Fault {
+  enum class Kind { Kill, Absent } kind = Kind::Kill;
+  Rank rank = 0;
+  double at_s = 0;
+};
+
+// "kill:3@0.5" / "absent:3". Throws std::invalid_argument naming the bad spec.
+Fault parse_fault(const std::string& text, int processes);
+
+// Loopback / netns / hosts / slurm, from the options (empty = netns as root, else loopback).
+std::string resolve_mode(const LaunchOptions& options);
+
+// Finds the three programs (options.bin_dir, beside this executable, the build tree).
+// Throws std::runtime_error listing where it looked.
+DaemonPaths find_daemons(const LaunchOptions& options);
+
+LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOptions& options,
+                            const DaemonPaths& paths, std::int64_t epoch_ns,
+                            const std::string& prefix);
+
+// A command line as a shell would read it (quoted where needed).
+std::string shell_line(const std::vector<std::string>& argv);
+
+}  // namespace tsunagi::realnet

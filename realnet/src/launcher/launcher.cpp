@@ -1,0 +1,304 @@
+// run_realnet: network up, rendezvous, ranks, watch until everyone exited (or something
+// failed), stop, network down, replay the event files into the observer.
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "event_replay.hpp"
+#include "launch_plan.hpp"
+#include "netns_session.hpp"
+#include "supervisor.hpp"
+#include "tsunagi/realnet/realnet_backend.hpp"
+
+namespace tsunagi::realnet {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The run's processes measure real RTTs and race each other the way the scenario's hosts would;
+// on a shared machine (2 cores, builds running) scheduling delays of milliseconds would decide
+// those races instead. Raised priority (root only) keeps their wake-ups prompt; they are event
+// driven and mostly idle, so nothing else starves (docs/realnet.md, "latency scale").
+constexpr int kProcessNice = -15;
+constexpr int kProcessRealtime = 10;
+
+volatile sig_atomic_t g_interrupt = 0;
+void on_interrupt(int number) {
+  g_interrupt = number;
+}
+
+// SIGINT/SIGTERM end the run cleanly instead of killing the launcher with its namespaces up.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_interrupt = 0;
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~InterruptGuard() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {
+  }, old_term_{};
+};
+
+struct Tracked {
+  std::size_t child = 0;
+  bool listening = false;
+  bool exited = false;
+  bool ok = false;
+  std::string endpoint;
+  std::string death;  // set when its process died before it exited
+  TimeNs died_at = 0;
+};
+
+class Launch {
+ public:
+  Launch(const scenario::Scenario& scenario, runner::RunObserver& observer,
+         const LaunchOptions& options)
+      : scenario_(scenario), observer_(observer), options_(options) {}
+
+  RealnetRunSummary run();
+
+ private:
+  TimeNs now() const {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+               .count() -
+           epoch_ns_;
+  }
+  void start_process(const PlannedProcess& process, const std::string& rendezvous);
+  void wait_for_rendezvous();
+  void watch_until_done();
+  void handle(const std::vector<ChildLine>& lines, const std::vector<ChildDeath>& deaths);
+  void fail(const std::string& why) {
+    if (failure_.empty()) failure_ = why;
+  }
+  bool failed() const { return !failure_.empty() || !deaths_.empty(); }
+  RealnetRunSummary finish();
+
+  const scenario::Scenario& scenario_;
+  runner::RunObserver& observer_;
+  const LaunchOptions& options_;
+  std::int64_t epoch_ns_ = 0;
+  LaunchPlan plan_;
+  Supervisor supervisor_;
+  std::map<std::string, Tracked> tracked_;  // by label
+  std::map<std::size_t, std::string> child_label_;
+  std::string failure_;
+  std::vector<std::string> deaths_;  // the root cause when a process died: reported first
+  std::chrono::steady_clock::time_point failed_at_{};
+};
+
+void Launch::start_process(const PlannedProcess& process, const std::string& rendezvous) {
+  ChildSpec spec{process.label, process.argv, process.log_file, kProcessNice, kProcessRealtime};
+  for (std::string& arg : spec.argv)
+    if (arg == kRendezvousPlaceholder) arg = rendezvous;
+  const std::size_t child = supervisor_.start(spec);
+  tracked_[process.label].child = child;
+  child_label_[child] = process.label;
+}
+
+void Launch::handle(const std::vector<ChildLine>& lines, const std::vector<ChildDeath>& deaths) {
+  for (const ChildLine& line : lines) {
+    std::istringstream words(line.text);
+    std::string tag, label, what, detail;
+    words >> tag >> label >> what;
+    if (tag != "tsunagi-status" || !tracked_.count(label)) continue;
+    Tracked& t = tracked_[label];
+    if (what == "listening") {
+      words >> t.endpoint;
+      t.listening = true;
+    } else if (what == "exited") {
+      words >> detail;
+      t.exited = true;
+      t.ok = detail == "ok";
+      std::string reason;
+      std::getline(words, reason);
+      if (!t.ok) fail(label + " exited with failure:" + reason);
+    }
+  }
+  for (const ChildDeath& death : deaths) {
+    auto it = child_label_.find(death.child);
+    if (it == child_label_.end()) {
+      if (supervisor_.name(death.child) == "delayline")
+        fail("tsunagi-delayline died (" + death.how + ")");
+      continue;
+    }
+    Tracked& t = tracked_[it->second];
+    if (t.exited) continue;  // stopped after its exit: expected
+    t.death = "died (" + death.how + ", pid " + std::to_string(supervisor_.pid(death.child)) +
+              ") before it exited";
+    t.died_at = now();
+    deaths_.push_back(it->second + " " + t.death + "; its log: " +
+                      (it->second == "rendezvous" ? plan_.rendezvous.log_file
+                                                  : plan_.work_dir + "/" + it->second + ".log"));
+  }
+}
+
+void Launch::wait_for_rendezvous() {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  Tracked& rv = tracked_[plan_.rendezvous.label];
+  while (!rv.listening) {
+    std::vector<ChildLine> lines;
+    std::vector<ChildDeath> deaths;
+    supervisor_.poll(std::chrono::milliseconds(50), lines, deaths);
+    handle(lines, deaths);
+    if (failed()) throw std::runtime_error(deaths_.empty() ? failure_ : deaths_.front());
+    if (g_interrupt != 0) throw std::runtime_error("interrupted before the ranks started");
+    if (std::chrono::steady_clock::now() > deadline)
+      throw std::runtime_error("the rendezvous did not listen within 30 s; see " +
+                               plan_.rendezvous.log_file);
+  }
+}
+
+void Launch::watch_until_done() {
+  std::vector<Fault> kills;
+  for (const std::string& text : options_.faults) {
+    Fault fault = parse_fault(text, scenario::process_count(scenario_));
+    if (fault.kind == Fault::Kind::Kill) kills.push_back(fault);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + std::chrono::duration<double>(options_.timeout_s);
+  // After a failure the others get a moment to exit on their own (the rendezvous's failure
+  // reaches the nodes as a lost connection), then they are stopped.
+  const auto grace = std::chrono::seconds(2);
+  for (;;) {
+    std::vector<ChildLine> lines;
+    std::vector<ChildDeath> deaths;
+    supervisor_.poll(std::chrono::milliseconds(50), lines, deaths);
+    handle(lines, deaths);
+    const auto clock = std::chrono::steady_clock::now();
+    for (auto it = kills.begin(); it != kills.end();) {
+      if (clock - start < std::chrono::duration<double>(it->at_s)) {
+        ++it;
+        continue;
+      }
+      const std::string label = runner::process_label(it->rank);
+      observer_.on_progress("realnet: fault injection: SIGKILL to " + label);
+      supervisor_.signal(tracked_[label].child, SIGKILL);
+      it = kills.erase(it);
+    }
+    const bool all_exited = std::all_of(tracked_.begin(), tracked_.end(),
+                                        [](const auto& entry) { return entry.second.exited; });
+    if (all_exited) return;
+    if (g_interrupt != 0)
+      return fail(std::string("interrupted by ") + (g_interrupt == SIGINT ? "SIGINT" : "SIGTERM"));
+    if (failed()) {
+      if (failed_at_ == std::chrono::steady_clock::time_point{}) failed_at_ = clock;
+      if (clock - failed_at_ > grace) return;
+    }
+    if (clock > deadline) {
+      std::string running;
+      for (const auto& [label, t] : tracked_)
+        if (!t.exited) running += " " + label;
+      return fail("timed out after " + std::to_string(options_.timeout_s) +
+                  " s; still running:" + running);
+    }
+  }
+}
+
+RealnetRunSummary Launch::run() {
+  InterruptGuard interrupts;
+  epoch_ns_ = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                  std::chrono::steady_clock::now().time_since_epoch())
+                  .count();
+  const int stale = remove_stale_namespaces();
+  if (stale > 0)
+    observer_.on_progress("realnet: removed " + std::to_string(stale) + " namespaces of dead runs");
+  const DaemonPaths paths = find_daemons(options_);
+  fs::create_directories(options_.work_dir);
+  plan_ = make_launch_plan(scenario_, options_, paths, epoch_ns_,
+                           "tsg" + std::to_string(getpid()) + "-");
+  if (plan_.mode == "netns" && geteuid() != 0)
+    throw std::runtime_error(
+        "--net netns needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN); use --net loopback");
+  std::optional<NetnsSession> network;
+  try {
+    if (plan_.netns) {
+      const auto t0 = std::chrono::steady_clock::now();
+      network.emplace(*plan_.netns, plan_.work_dir);
+      network->build(supervisor_, paths.delayline, [] { return g_interrupt != 0; });
+      std::ostringstream line;
+      line << "realnet: netns network up: " << plan_.netns->namespaces.size() << " namespaces, "
+           << plan_.netns->veth_links << " veth links, " << plan_.netns->delay_links.size()
+           << " delay lines (latency x" << options_.latency_scale << ") in "
+           << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s";
+      observer_.on_progress(line.str());
+    }
+    if (plan_.mode == "slurm") {
+      tracked_[plan_.rendezvous.label];
+      for (const auto& node : plan_.nodes) tracked_[node.label];
+      const std::size_t child = supervisor_.start(
+          {"slurm", {"bash", "-c", plan_.slurm_script}, plan_.work_dir + "/slurm.log"});
+      for (auto& [label, t] : tracked_) t.child = child;
+      child_label_[child] = plan_.rendezvous.label;
+    } else {
+      tracked_[plan_.rendezvous.label];
+      start_process(plan_.rendezvous, "");
+      wait_for_rendezvous();
+      const std::string rendezvous = tracked_[plan_.rendezvous.label].endpoint;
+      for (const auto& node : plan_.nodes) start_process(node, rendezvous);
+      observer_.on_progress("realnet: " + std::to_string(plan_.nodes.size() + 1) +
+                            " processes started (" + plan_.mode + "), rendezvous at " + rendezvous);
+    }
+    watch_until_done();
+  } catch (const std::exception& error) {
+    fail(error.what());
+  }
+  supervisor_.stop_all(std::chrono::seconds(3));
+  if (network) network->tear_down();
+  return finish();
+}
+
+RealnetRunSummary Launch::finish() {
+  std::vector<ProcessRecord> records;
+  for (const auto& node : plan_.nodes)
+    records.push_back(ProcessRecord{node.label, node.events_file, false, 0, {}});
+  records.push_back(
+      ProcessRecord{plan_.rendezvous.label, plan_.rendezvous.events_file, false, 0, {}});
+  for (ProcessRecord& record : records) {
+    const Tracked& t = tracked_[record.label];
+    record.synthesize_exit = true;
+    record.died_at = t.died_at != 0 ? t.died_at : now();
+    record.death = !t.death.empty() ? t.death
+                                    : "stopped by the launcher: " +
+                                          (deaths_.empty() ? failure_ : deaths_.front());
+  }
+  for (Rank r : plan_.absent) {
+    records.insert(records.begin() + r, ProcessRecord{runner::process_label(r), "", true, 0,
+                                                      "never started (fault injection absent)"});
+  }
+  const ReplayOutcome replay = replay_events(records, observer_);
+  for (const std::string& problem : replay.problems) fail(problem);
+  observer_.on_backend_count("realnet_latency_scale", plan_.netns ? options_.latency_scale : 0);
+  observer_.on_backend_count("realnet_rtt_samples_min", options_.rtt_samples_min);
+  if (!deaths_.empty()) failure_ = deaths_.front();  // the cause of whatever failed after it
+  RealnetRunSummary summary;
+  summary.end = replay.last_exit;
+  summary.failure = failure_;
+  summary.all_exited_ok = failure_.empty();
+  return summary;
+}
+
+}  // namespace
+
+RealnetRunSummary run_realnet(const scenario::Scenario& scenario, runner::RunObserver& observer,
+                              const LaunchOptions& options) {
+  Launch launch(scenario, observer, options);
+  return launch.run();
+}
+
+}  // namespace tsunagi::realnet

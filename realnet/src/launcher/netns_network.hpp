@@ -1,0 +1,55 @@
+// The scenario's switched network, emulated with the real kernel in network namespaces:
+//   - each host is a namespace with one interface eth0 and an address in 10.77.0.0/16;
+//   - each switch is a namespace holding a Linux bridge br0; its hosts and its child switches
+//     hang off bridge ports;
+//   - every link is a veth pair, or, when its scaled latency needs it, a pair of TAP devices
+//     joined by tsunagi-delayline (this kernel has no netem: notes/netns.md);
+//   - every link end gets a tbf qdisc at the link's bandwidth;
+//   - the rendezvous has a host namespace of its own on the root switch (as in SimGrid).
+// Namespaces have no route out. All names start with the run's prefix (tsg<pid>-), so
+// clean-up only ever touches this run's objects.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tsunagi/model/types.hpp"
+#include "tsunagi/scenarios/scenario.hpp"
+
+namespace tsunagi::realnet {
+
+struct DelayLink {
+  std::string ns_a, if_a, ns_b, if_b;
+  TimeNs delay = 0;  // one way, each direction
+};
+
+struct NetnsPlan {
+  std::string prefix;
+  std::vector<std::string> namespaces;  // every namespace, in creation order
+  std::vector<std::string> host_ns;     // per scenario host (enumerate_hosts order)
+  std::vector<std::string> host_ip;
+  std::string rendezvous_ns;
+  std::string rendezvous_ip;
+  std::vector<std::string> root_batch;                       // `ip -b -`: namespaces and veth pairs
+  std::map<std::string, std::vector<std::string>> ns_batch;  // `ip -n NS -b -` per namespace
+  std::map<std::string, std::vector<std::string>> tc_batch;  // `tc -n NS -b -` per namespace
+  std::vector<DelayLink> delay_links;  // made by tsunagi-delayline before ns_batch
+  int veth_links = 0;
+};
+
+struct NetnsCalibration {
+  double latency_scale = 50.0;
+  TimeNs min_delay = 1000;
+};
+
+NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& prefix,
+                     const NetnsCalibration& calibration);
+
+// `tsunagi-delayline` arguments for the plan's delay links.
+std::vector<std::string> delay_line_args(const NetnsPlan& plan);
+
+// Lines of `ip -b -` that delete every namespace of the plan.
+std::vector<std::string> teardown_batch(const NetnsPlan& plan);
+
+}  // namespace tsunagi::realnet
