@@ -8,7 +8,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/tsunagi-realnet.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 SKIP=77  # ctest SKIP_RETURN_CODE
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/../cli/checks.sh"
 
 # Network namespaces need root (CAP_NET_ADMIN, CAP_SYS_ADMIN), iproute2 and /dev/net/tun.
 need_netns() {
@@ -18,22 +18,7 @@ need_netns() {
   [ -c /dev/net/tun ] || { echo "SKIP: needs /dev/net/tun for the delay lines"; exit $SKIP; }
 }
 
-json_get() {  # FILE DOTTED.KEY -> value as JSON text
-  python3 - "$1" "$2" <<'PY'
-import json, sys
-value = json.load(open(sys.argv[1]))
-for part in sys.argv[2].split("."):
-    value = value[int(part)] if isinstance(value, list) else value[part]
-print(json.dumps(value))
-PY
-}
 
-expect_json() {  # FILE KEY EXPECTED
-  local got
-  got=$(json_get "$1" "$2")
-  [ "$got" = "$3" ] || fail "$2 = $got, expected $3"
-  echo "ok: $2 = $got"
-}
 
 # Runs `tsunagi run ...` in the background so its pid is known, waits, and checks that the run
 # left neither namespaces (tsg<pid>-*) nor daemons behind. Sets RUN_STATUS.
