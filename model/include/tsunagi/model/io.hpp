@@ -27,7 +27,11 @@ struct StartedInput {
   Rank rank = kNoRank;            // kNoRank for the rendezvous
   Endpoint self;                  // where others can connect to this process
   Endpoint rendezvous;            // where the rendezvous listens (nodes only)
-  std::string host;               // label of the machine this process runs on (for logs only)
+  std::string host;               // label of the machine this process runs on
+  // Label of the LAN (site, cluster) this process runs in, "" when the run has one LAN. Like the
+  // host label it is deployment knowledge a process is configured with (SSOCK reads it from its
+  // set-up), not measured truth: relays and the relay plan use it to tell LAN from WAN.
+  std::string site;
   std::shared_ptr<const ProtocolConfig> config;
 };
 struct ConnectedInput { ConnId conn = 0; };

@@ -24,9 +24,58 @@ struct SwitchSpec {
   bool operator==(const SwitchSpec&) const = default;
 };
 
+// ---- wide-area networks (issue 6, paper 001): clusters behind routers, joined by a WAN core.
+
+// What a cluster's router does to connection attempts crossing it (docs/scenario-format.md):
+//   Open            everything passes;
+//   Firewall        both directions blocked except to/from the clusters in `allow`;
+//   InboundFirewall connects from outside blocked (except from `allow`), outbound free;
+//   Nat             hosts have private addresses: no connect from outside can reach them
+//                   (a gateway relay has the router's public address), outbound free.
+enum class ClusterPolicy { Open, Firewall, InboundFirewall, Nat };
+
+// Where a cluster's relay daemons run: Inside = an extra host on the cluster's root switch
+// (behind the router, subject to its policy); Gateway = a host on the router itself with a
+// public address (a NAT'd cluster's relay must sit there to be reachable at all).
+enum class RelayPlacement { Inside, Gateway };
+
+// Routers that drop bursts of connection attempts: a token bucket of `burst` SYNs refilled at
+// `per_second`; a SYN finding the bucket empty is dropped (the sender's kernel retransmits it).
+struct ConnectRateLimit {
+  double per_second = 0;          // 0 = no limit
+  int burst = 0;
+  bool operator==(const ConnectRateLimit&) const = default;
+};
+
+struct ClusterSpec {
+  std::string name;
+  std::string root_switch;        // the switch of this cluster joined to its router
+  ClusterPolicy policy = ClusterPolicy::Open;
+  std::vector<std::string> allow; // cluster names exempt from the policy
+  bool firewall_rejects = false;  // false: blocked SYNs vanish (time-out); true: refused (RST)
+  ConnectRateLimit connect_rate;
+  double wan_bandwidth = 125e6;   // router <-> WAN core, bytes/s
+  TimeNs wan_latency = 1 * kNsPerMs;
+  int relays = 0;                 // relay daemons of this cluster
+  RelayPlacement relay_at = RelayPlacement::Inside;
+  bool operator==(const ClusterSpec&) const = default;
+};
+
+// The kernel's SYN retransmission (connect time-out): first retry after `syn_rto`, doubling,
+// `syn_retries` retries. Linux today: 1 s, 6 -> gives up after 127 s; Linux 2.6.18 in the paper:
+// 3 s, 5 -> 189 s.
+struct SynTiming {
+  TimeNs syn_rto = 1 * kNsPerSec;
+  int syn_retries = 6;
+};
+
 struct Network {
-  // Parents are listed before their children; exactly one root.
+  // Parents are listed before their children. Without clusters exactly one root; with
+  // clusters one root per cluster (its root_switch), each cluster's switches together.
   std::vector<SwitchSpec> switches;
+  std::vector<ClusterSpec> clusters;  // empty = one LAN, no routers, no policies
+  std::string rendezvous_cluster;     // with clusters: where the rendezvous host sits
+  SynTiming syn;
   // Processes on one host talk over loopback.
   double loopback_bandwidth = 10e9;
   TimeNs loopback_latency = 0;
@@ -82,6 +131,37 @@ struct SwitchTreeTruth {
   std::vector<int> switch_of_rank;
 };
 SwitchTreeTruth true_switch_tree(const Scenario& scenario);
+
+// ---- ground truth of WAN scenarios (all trivial without clusters)
+
+// Index into network.clusters of the cluster each switch belongs to (-1 without clusters).
+std::vector<int> cluster_of_switches(const Network& network);
+
+// Where a process sits, as far as connection policies care.
+struct Place {
+  int cluster = -1;               // -1: no clusters in this scenario
+  bool gateway = false;           // on the router itself (public address of a NAT'd cluster)
+};
+
+// What a connect from `from` to `to` meets, from the policies alone (rate limits are stateful
+// and left to the backends): Accept, Refuse (RST or ICMP reject) or Drop (SYN silently lost,
+// the connect times out after the SYN retries).
+enum class ConnectOutcome { Accept, Refuse, Drop };
+ConnectOutcome policy_outcome(const Network& network, Place from, Place to);
+
+// Relay daemons in cluster order, relay by relay. The host of an Inside relay is an extra host
+// "<cluster>-relay<i>" on the cluster's root switch; of a Gateway relay "<cluster>-gw<i>" on the
+// router. Relays are not ranks and take no placement slot.
+struct RelaySlot {
+  std::string host;
+  int cluster = 0;
+  int index = 0;                  // within its cluster
+  RelayPlacement at = RelayPlacement::Inside;
+};
+std::vector<RelaySlot> relay_slots(const Scenario& scenario);
+
+// The cluster of each rank (all -1 without clusters).
+std::vector<int> rank_clusters(const Scenario& scenario);
 
 // Total process count = min(placement.processes or all slots, hosts * procs_per_host).
 int process_count(const Scenario& scenario);
