@@ -39,6 +39,24 @@ bool parse_routing_kind(const std::string& text, RoutingKind& out) {
   return false;
 }
 
+const char* to_string(DirectoryMode mode) {
+  switch (mode) {
+    case DirectoryMode::Full: return "full";
+    case DirectoryMode::OnDemand: return "on_demand";
+  }
+  return "?";
+}
+
+bool parse_directory_mode(const std::string& text, DirectoryMode& out) {
+  for (DirectoryMode m : {DirectoryMode::Full, DirectoryMode::OnDemand}) {
+    if (text == to_string(m)) {
+      out = m;
+      return true;
+    }
+  }
+  return false;
+}
+
 const char* to_string(TreeMethod method) {
   switch (method) {
     case TreeMethod::None: return "none";

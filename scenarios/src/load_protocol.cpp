@@ -64,6 +64,23 @@ void read_overlay(const Section& s, ProtocolConfig& out) {
   }
 }
 
+// After the inference section: whether all-pairs probing is on decides what is allowed.
+void read_directory(const Section& s, ProtocolConfig& out) {
+  const std::string text = s.string("directory", to_string(out.directory));
+  if (!parse_directory_mode(text, out.directory)) {
+    s.fail("directory", "unknown directory \"" + text +
+                            "\" — use \"full\" (every node gets every endpoint) or "
+                            "\"on_demand\" (nodes ask for the endpoints they use)");
+  }
+  const bool all_pairs = out.overlay.plan == PlanKind::TopologyAware &&
+                         out.inference.groups == GroupMethod::AllPairs;
+  if (out.directory == DirectoryMode::OnDemand && all_pairs) {
+    s.fail("directory", "directory = \"on_demand\" saves nothing when every node probes every "
+                        "other (groups = \"all_pairs\") — set [protocol.inference] groups = "
+                        "\"leaders\" or directory = \"full\"");
+  }
+}
+
 InferenceConfig read_inference(const Section& s, InferenceConfig in) {
   in.rtt_samples = s.count("rtt_samples", in.rtt_samples, 1);
   in.rtt_parallel = s.count("rtt_parallel", in.rtt_parallel, 1);
@@ -116,6 +133,7 @@ ProtocolConfig read_protocol(const Section& root) {
     if (auto inference = protocol->sub("inference")) {
       out.inference = read_inference(*inference, out.inference);
     }
+    read_directory(*protocol, out);
   }
   if (auto workload = root.sub("workload")) {
     out.workload.kind = read_kind(*workload, out.workload.kind);

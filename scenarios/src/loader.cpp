@@ -66,6 +66,9 @@ SimgridConfig read_simgrid(const Section& root) {
     if (out.rtt_probe != "flow" && out.rtt_probe != "route") {
       s->fail("rtt_probe", "unknown probe mode \"" + out.rtt_probe + "\" — use \"flow\" or \"route\"");
     }
+    out.latency_only_below = static_cast<std::uint64_t>(s->integer(
+        "latency_only_below", static_cast<std::int64_t>(out.latency_only_below), 0,
+        std::numeric_limits<std::int64_t>::max()));
   }
   return out;
 }

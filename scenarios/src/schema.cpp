@@ -39,9 +39,10 @@ struct Schemas {
                         {"connect_parallel"},
                         {"trace_full_routes"},
                         {"registration_timeout"},
+                        {"directory"},
                         {"inference", K::Table, &inference}}};
   TableSchema placement{"[placement]", {{"procs_per_host"}, {"processes"}}};
-  TableSchema simgrid{"[simgrid]", {{"network_model"}, {"host_speed"}, {"rtt_probe"}}};
+  TableSchema simgrid{"[simgrid]", {{"network_model"}, {"host_speed"}, {"rtt_probe"}, {"latency_only_below"}}};
   TableSchema level{"network.tree.levels[]",
                     {{"fanout"}, {"uplink_bandwidth"}, {"uplink_latency"}}};
   TableSchema tree{"[network.tree]",

@@ -154,6 +154,11 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
       if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
       return on_rtt_order(std::get<wire::RttOrderMsg>(std::move(msg)));
     }
+    case FrameType::EndpointReply: {
+      auto msg = wire::read_endpoint_reply(frame);
+      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+      return on_endpoint_reply(std::get<wire::EndpointReplyMsg>(msg));
+    }
     case FrameType::RouteRound: return on_route_round(c.peer, frame);
     case FrameType::Data:
       if (c.purpose == wire::ConnPurpose::Shortcut) touch_shortcut(c.peer, id);

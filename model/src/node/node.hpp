@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "node/endpoint_book.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/overlay/group_routes.hpp"
@@ -80,6 +81,8 @@ class Node final : public Process, private WorkloadContext {
   void on_rtt_order(wire::RttOrderMsg order);
   void finish_ordered_probing();
   void finish_probing();
+  bool have_endpoints(const std::vector<Rank>& ranks);
+  void on_endpoint_reply(const wire::EndpointReplyMsg& reply);
 
   // node_overlay.cpp
   void on_groups(Groups groups);
@@ -128,7 +131,10 @@ class Node final : public Process, private WorkloadContext {
   ConnId next_conn_ = 1;
   std::unordered_map<ConnId, Conn> conns_;
   ConnId rendezvous_conn_ = 0;
-  std::vector<Endpoint> directory_;
+  EndpointBook endpoints_;
+  bool have_directory_ = false;                  // the rendezvous's directory frame arrived
+  std::vector<wire::ProbeOrderMsg> orders_awaiting_endpoints_;
+  std::vector<Rank> shortcuts_awaiting_endpoints_;
 
   // inference
   std::vector<RttSample> rtts_;

@@ -4,6 +4,7 @@
 // so they are near without being measured (and cost no probes).
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 #include "node/node.hpp"
 
@@ -11,13 +12,24 @@ namespace tsunagi {
 
 void Node::on_directory(wire::DirectoryMsg msg) {
   if (phase_ != Phase::Registering) return;
-  if (static_cast<int>(msg.endpoints.size()) != n_ || msg.hosts.size() != msg.endpoints.size()) {
+  const bool on_demand = config_->directory == DirectoryMode::OnDemand;
+  const bool complete = static_cast<int>(msg.endpoints.size()) == n_ &&
+                        msg.hosts.size() == msg.endpoints.size();
+  if (!complete && !(on_demand && msg.endpoints.empty())) {
     trace("bad_directory", {{"entries", msg.endpoints.size()}, {"expected", n_}});
     phase_ = Phase::Exited;
     emit(ExitCmd{false, "directory size does not match the process count"});
     return;
   }
-  directory_ = std::move(msg.endpoints);
+  have_directory_ = true;
+  const bool leaders = config_->inference.groups == GroupMethod::Leaders;
+  if (config_->overlay.plan != PlanKind::TopologyAware || n_ == 1 || leaders) {
+    // Other plans skip the measurements; with leaders the rendezvous orders them (RttOrder).
+    if (complete) endpoints_.set_all(std::move(msg.endpoints));
+    phase_ = Phase::AwaitGroups;
+    send_frame(rendezvous_conn_, wire::make_rtt_report({rank_, {}, 0}));
+    return;
+  }
   const std::string& own_host = msg.hosts[static_cast<std::size_t>(rank_)];
   for (Rank r = 1; r < n_; ++r) {
     // Start after the own rank and wrap, so nodes do not all probe rank 0 first.
@@ -26,40 +38,65 @@ void Node::on_directory(wire::DirectoryMsg msg) {
     (mate ? host_mates_ : probe_targets_).push_back(peer);
   }
   std::sort(host_mates_.begin(), host_mates_.end());
-  const bool leaders = config_->inference.groups == GroupMethod::Leaders;
-  if (config_->overlay.plan != PlanKind::TopologyAware || n_ == 1 || leaders) {
-    // Other plans skip the measurements; with leaders the rendezvous orders them (RttOrder).
-    phase_ = Phase::AwaitGroups;
-    probe_targets_ = {};
-    send_frame(rendezvous_conn_, wire::make_rtt_report({rank_, {}, 0}));
-    return;
-  }
+  endpoints_.set_all(std::move(msg.endpoints));
   phase_ = Phase::Probing;
   rtts_.reserve(probe_targets_.size());
   if (probe_targets_.empty()) return finish_probing();
   issue_probes();
 }
 
+// Directory on demand: true when every rank's endpoint is known; otherwise asks the rendezvous
+// for the missing ones (once) and the caller waits for on_endpoint_reply.
+bool Node::have_endpoints(const std::vector<Rank>& ranks) {
+  std::vector<Rank> ask = endpoints_.to_ask(ranks);
+  if (!ask.empty()) send_frame(rendezvous_conn_, wire::make_endpoint_query({std::move(ask)}));
+  for (Rank r : ranks) {
+    if (endpoints_.find(r) == nullptr) return false;
+  }
+  return true;
+}
+
+// Everything that waited for endpoints tries again.
+void Node::on_endpoint_reply(const wire::EndpointReplyMsg& reply) {
+  endpoints_.learn(reply.ranks, reply.endpoints);
+  if (ordered_round_) issue_probes();
+  for (const wire::ProbeOrderMsg& order : std::exchange(orders_awaiting_endpoints_, {}))
+    on_probe_order(order);
+  open_more_static();
+  std::vector<Rank> still_waiting;
+  for (Rank peer : shortcuts_awaiting_endpoints_) {
+    if (const Endpoint* to = endpoints_.find(peer)) {
+      open_connection(*to, peer, wire::ConnPurpose::Shortcut);
+    } else {
+      still_waiting.push_back(peer);
+    }
+  }
+  shortcuts_awaiting_endpoints_ = std::move(still_waiting);
+}
+
 void Node::issue_probes() {
   const int parallel = std::max(1, config_->inference.rtt_parallel);
   while (probes_in_flight_ < parallel && next_probe_ < probe_targets_.size()) {
-    Rank peer = probe_targets_[next_probe_++];
+    Rank peer = probe_targets_[next_probe_];
+    const Endpoint* to = endpoints_.find(peer);
+    if (to == nullptr) return;  // asked for; on_endpoint_reply carries on
+    ++next_probe_;
     ++probes_in_flight_;
     ++counters_.rtt_probes;
-    emit(ProbeRttCmd{static_cast<std::uint64_t>(peer), directory_[static_cast<std::size_t>(peer)],
+    emit(ProbeRttCmd{static_cast<std::uint64_t>(peer), *to,
                      std::max(1, config_->inference.rtt_samples), 64});
   }
 }
 
 // Scalable inference: measure exactly the ranks the rendezvous names, answer with the RTTs.
 void Node::on_rtt_order(wire::RttOrderMsg order) {
-  if (ordered_round_ || phase_ == Phase::Probing || directory_.empty()) return;
+  if (ordered_round_ || phase_ == Phase::Probing || !have_directory_) return;
   ordered_round_ = order.round;
   probe_targets_ = std::move(order.targets);
   next_probe_ = 0;
   rtts_.clear();
   if (probe_targets_.empty()) return finish_ordered_probing();
-  issue_probes();
+  if (have_endpoints(probe_targets_)) issue_probes();
 }
 
 void Node::finish_ordered_probing() {
@@ -90,11 +127,15 @@ void Node::on_rtt(const RttMeasuredInput& in) {
 
 // Tree inference: the rendezvous orders a bulk transfer; the node runs it and answers.
 void Node::on_probe_order(const wire::ProbeOrderMsg& order) {
-  if (directory_.empty() || order.to >= n_) {
+  if (!have_directory_ || order.to >= n_) {
     send_frame(rendezvous_conn_, wire::make_probe_result({order.probe, order.bytes, 0, false}));
     return;
   }
-  emit(ProbeThroughputCmd{order.probe, directory_[static_cast<std::size_t>(order.to)], order.bytes});
+  if (!have_endpoints({order.to})) {
+    orders_awaiting_endpoints_.push_back(order);
+    return;
+  }
+  emit(ProbeThroughputCmd{order.probe, *endpoints_.find(order.to), order.bytes});
 }
 
 void Node::on_throughput(const ThroughputMeasuredInput& in) {

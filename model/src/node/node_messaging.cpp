@@ -99,7 +99,11 @@ void Node::maybe_open_shortcut(Rank peer) {
     retire_shortcut(victim_conn);
   }
   shortcut_pending_.insert(peer);
-  open_connection(directory_[static_cast<std::size_t>(peer)], peer, wire::ConnPurpose::Shortcut);
+  if (!have_endpoints({peer})) {
+    shortcuts_awaiting_endpoints_.push_back(peer);
+    return;
+  }
+  open_connection(*endpoints_.find(peer), peer, wire::ConnPurpose::Shortcut);
 }
 
 void Node::shortcut_up(Rank peer, ConnId id, bool initiated) {

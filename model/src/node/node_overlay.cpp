@@ -24,6 +24,8 @@ void Node::on_groups(Groups groups) {
   for (Rank peer : plan_) {
     if (peer > rank_) static_to_open_.push_back(peer);
   }
+  // With the directory on demand, one query fetches every endpoint the plan needs.
+  have_endpoints({static_to_open_.begin(), static_to_open_.end()});
   open_more_static();
   check_static_ready();
 }
@@ -33,10 +35,15 @@ void Node::open_more_static() {
   const int limit = config_->overlay.connect_parallel;
   while (!static_to_open_.empty() && (limit == 0 || static_opening_ < limit)) {
     const Rank peer = static_to_open_.front();
+    if (static_conns_.count(peer) != 0) {
+      static_to_open_.pop_front();
+      continue;
+    }
+    const Endpoint* to = endpoints_.find(peer);
+    if (to == nullptr) return;  // asked for; on_endpoint_reply carries on
     static_to_open_.pop_front();
-    if (static_conns_.count(peer) != 0) continue;
     ++static_opening_;
-    open_connection(directory_[static_cast<std::size_t>(peer)], peer, wire::ConnPurpose::Static);
+    open_connection(*to, peer, wire::ConnPurpose::Static);
   }
 }
 

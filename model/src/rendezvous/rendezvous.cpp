@@ -79,6 +79,7 @@ class Rendezvous final : public Process {
       case wire::FrameType::Done: return on_done(id);
       case wire::FrameType::ProbeResult: return on_probe_result(id, frame);
       case wire::FrameType::RttColumn: return on_rtt_column(id, frame);
+      case wire::FrameType::EndpointQuery: return on_endpoint_query(id, frame);
       default:
         return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
     }
@@ -97,8 +98,26 @@ class Rendezvous final : public Process {
     hosts_[slot] = reg.host;
     if (++registered_ == n_) {
       emit(TraceCmd{"directory", {{"processes", n_}}});
-      broadcast(wire::make_directory({endpoints_, hosts_}));
+      // On demand the frame only says "everyone is here"; nodes ask for what they use.
+      if (config_->directory == DirectoryMode::OnDemand) {
+        broadcast(wire::make_directory({}));
+      } else {
+        broadcast(wire::make_directory({endpoints_, hosts_}));
+      }
     }
+  }
+
+  void on_endpoint_query(ConnId id, const wire::Frame& frame) {
+    auto msg = wire::read_endpoint_query(frame);
+    if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+    if (registered_ < n_) return reject(id, "endpoint query before everyone registered");
+    wire::EndpointReplyMsg reply;
+    for (Rank r : std::get<wire::EndpointQueryMsg>(msg).ranks) {
+      if (r >= n_) return reject(id, "endpoint query for rank " + std::to_string(r) + " >= processes");
+      reply.ranks.push_back(r);
+      reply.endpoints.push_back(endpoints_[static_cast<std::size_t>(r)]);
+    }
+    emit(SendCmd{id, wire::encode(wire::make_endpoint_reply(reply)), 0});
   }
 
   void on_registration_deadline() {

@@ -1,3 +1,5 @@
+#include <climits>
+#include <utility>
 #include "tsunagi/model/codec.hpp"
 
 namespace tsunagi::wire {
@@ -14,6 +16,24 @@ void Writer::str(const std::string& s) {
 void Writer::i32_list(const std::vector<std::int32_t>& list) {
   u32(static_cast<std::uint32_t>(list.size()));
   for (std::int32_t v : list) i32(v);
+}
+
+void Writer::i32_runs(const std::vector<std::int32_t>& list) {
+  std::vector<std::pair<std::int32_t, std::uint32_t>> runs;
+  for (std::int32_t v : list) {
+    const bool extends = !runs.empty() && runs.back().first != INT32_MIN &&
+                         static_cast<std::int64_t>(runs.back().first) + runs.back().second == v;
+    if (extends) {
+      ++runs.back().second;
+    } else {
+      runs.emplace_back(v, 1);
+    }
+  }
+  u32(static_cast<std::uint32_t>(runs.size()));
+  for (const auto& [start, length] : runs) {
+    i32(start);
+    u32(length);
+  }
 }
 
 void Reader::fail(const std::string& why) {
@@ -66,6 +86,33 @@ std::vector<std::int32_t> Reader::i32_list(std::size_t max_count) {
   std::vector<std::int32_t> list(count);
   for (auto& v : list) v = i32();
   return list;
+}
+
+std::vector<std::int32_t> Reader::i32_runs(std::size_t max_count) {
+  const std::uint32_t runs = u32();
+  if (!ok_) return {};
+  if (static_cast<std::size_t>(runs) * 8 > remaining()) {
+    fail("list of " + std::to_string(runs) + " runs does not fit (" +
+         std::to_string(remaining()) + " bytes left)");
+    return {};
+  }
+  std::vector<std::int32_t> list;
+  for (std::uint32_t i = 0; ok_ && i < runs; ++i) {
+    const std::int32_t start = i32();
+    const std::uint32_t length = u32();
+    if (!ok_) break;
+    // Check the total before growing the list, so a garbage length allocates nothing.
+    if (length == 0 || length > max_count - list.size()) {
+      fail("run of " + std::to_string(length) + " values breaks the limit of " +
+           std::to_string(max_count));
+    } else if (static_cast<std::int64_t>(start) + length - 1 > INT32_MAX) {
+      fail("run from " + std::to_string(start) + " of " + std::to_string(length) +
+           " values overflows");
+    } else {
+      for (std::uint32_t k = 0; k < length; ++k) list.push_back(start + static_cast<std::int32_t>(k));
+    }
+  }
+  return ok_ ? list : std::vector<std::int32_t>{};
 }
 
 bool Reader::finish(const char* what) {

@@ -21,6 +21,8 @@ const char* to_string(FrameType type) {
     case FrameType::ProbeResult: return "probe_result";
     case FrameType::RttOrder: return "rtt_order";
     case FrameType::RttColumn: return "rtt_column";
+    case FrameType::EndpointQuery: return "endpoint_query";
+    case FrameType::EndpointReply: return "endpoint_reply";
   }
   return "unknown";
 }
@@ -29,7 +31,7 @@ namespace {
 
 bool known_type(std::uint8_t t) {
   return t >= static_cast<std::uint8_t>(FrameType::Hello) &&
-         t <= static_cast<std::uint8_t>(FrameType::RttColumn);
+         t <= static_cast<std::uint8_t>(kLastFrameType);
 }
 
 std::uint64_t read_le(const std::uint8_t* p, int n) {
@@ -66,6 +68,13 @@ void Deframer::feed(const Bytes& bytes, std::uint64_t filler_credit) {
 }
 
 void Deframer::compact() {
+  // A drained buffer gives its memory back: a process holds hundreds of mostly idle
+  // connections, and a kilobyte kept by each is gigabytes at 10,000 processes.
+  if (read_pos_ == buffer_.size()) {
+    Bytes().swap(buffer_);
+    read_pos_ = 0;
+    return;
+  }
   // Drop consumed bytes once they dominate, so long streams keep a small buffer.
   if (read_pos_ > 4096 && read_pos_ * 2 > buffer_.size()) {
     buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(read_pos_));

@@ -1,35 +1,9 @@
 #include "tsunagi/model/messages.hpp"
 
 #include "tsunagi/model/codec.hpp"
+#include "wire/payload.hpp"
 
 namespace tsunagi::wire {
-namespace {
-
-Frame framed(FrameType type, Bytes payload, Rank src = kNoRank, Rank dst = kNoRank) {
-  Frame f;
-  f.type = type;
-  f.src = src;
-  f.dst = dst;
-  f.payload = std::move(payload);
-  return f;
-}
-
-// Shared tail of every decoder: the type must match and the payload be consumed exactly.
-template <class T>
-Decoded<T> finish(Reader& r, T value, const char* what) {
-  if (!r.finish(what)) return DecodeError{std::string(what) + ": " + r.error()};
-  return value;
-}
-
-std::optional<DecodeError> expect(const Frame& f, FrameType type) {
-  if (f.type == type) return std::nullopt;
-  return DecodeError{std::string("expected ") + to_string(type) + " frame, got " +
-                     to_string(f.type)};
-}
-
-bool valid_rank(Rank r) { return r >= 0 && static_cast<std::size_t>(r) < kMaxRanks; }
-
-}  // namespace
 
 Frame make_hello(const HelloMsg& m) {
   Writer w;
@@ -205,7 +179,7 @@ Decoded<ProbeResultMsg> read_probe_result(const Frame& f) {
 Frame make_groups(const GroupsMsgBody& m) {
   Writer w;
   w.u32(static_cast<std::uint32_t>(m.groups.size()));
-  for (const auto& g : m.groups) w.i32_list(g);
+  for (const auto& g : m.groups) w.i32_runs(g);
   return framed(FrameType::GroupsMsg, w.take());
 }
 
@@ -217,7 +191,11 @@ Decoded<GroupsMsgBody> read_groups(const Frame& f) {
   if (r.ok() && (count > kMaxRanks || count * std::size_t{4} > r.remaining())) {
     r.fail("group list of " + std::to_string(count) + " groups does not fit");
   }
-  for (std::uint32_t i = 0; r.ok() && i < count; ++i) m.groups.push_back(r.i32_list(kMaxRanks));
+  std::size_t ranks = 0;
+  for (std::uint32_t i = 0; r.ok() && i < count; ++i) {
+    m.groups.push_back(r.i32_runs(kMaxRanks - ranks));
+    ranks += m.groups.back().size();
+  }
   return finish(r, m, "groups");
 }
 

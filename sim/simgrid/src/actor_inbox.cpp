@@ -41,7 +41,7 @@ void ProcessActor::put(int target, Message* message, std::uint64_t size, const W
   message->from = index_;
   ProcessEntry& receiver = world_.process(target);
   ++receiver.put_to;
-  watch(receiver.inbox->put_async(message, size), what);
+  watch(receiver.inbox->put_async(message, world_.modelled_size(size)), what);
   ++puts_in_flight_;
 }
 

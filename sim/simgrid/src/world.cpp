@@ -39,6 +39,7 @@ World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
              const Platform& platform)
     : observer_(observer) {
   route_probes_ = scenario.simgrid.rtt_probe == "route";
+  latency_only_below_ = scenario.simgrid.latency_only_below;
   loopback_bandwidth_ = scenario.network.loopback_bandwidth;
   loopback_latency_ = scenario.network.loopback_latency;
   auto config = std::make_shared<ProtocolConfig>(scenario.protocol);
@@ -65,6 +66,10 @@ World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
 int World::find(const Endpoint& endpoint) const {
   auto it = by_endpoint_.find(endpoint);
   return it == by_endpoint_.end() ? -1 : it->second;
+}
+
+bool World::run_over() const {
+  return processes_.back().exited && failure_.empty();
 }
 
 bool World::record_exit(int index, TimeNs now, const ExitCmd& exit) {

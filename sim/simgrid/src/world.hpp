@@ -47,12 +47,18 @@ class World {
   // Records the exit of process `index` and tells the observer. Returns true when it was the
   // last rank to exit while the rendezvous still runs (the caller then wakes the rendezvous).
   bool record_exit(int index, TimeNs now, const ExitCmd& exit);
+  // The rendezvous has exited and nothing failed: what is left is processes leaving.
+  bool run_over() const;
   int ranks_running() const { return ranks_running_; }
   TimeNs last_rank_exit() const { return last_rank_exit_; }
 
   void count_probe() { ++rtt_probes_; }
   void count_throughput_probe() { ++throughput_probes_; }
   bool route_probes() const { return route_probes_; }
+  // The size SimGrid is told for a message of `bytes` (see SimgridConfig::latency_only_below).
+  std::uint64_t modelled_size(std::uint64_t bytes) const {
+    return bytes < latency_only_below_ ? 0 : bytes;
+  }
   // Round trip of `bytes` each way between two processes' hosts, uncontended, read off the
   // platform's route (the flow model's answer for an idle network).
   TimeNs route_rtt(int from, int to, std::uint32_t bytes) const;
@@ -78,6 +84,7 @@ class World {
   std::uint64_t rtt_probes_ = 0;
   std::uint64_t throughput_probes_ = 0;
   bool route_probes_ = false;
+  std::uint64_t latency_only_below_ = 0;
   double loopback_bandwidth_ = 0;
   TimeNs loopback_latency_ = 0;
   std::uint64_t events_ = 0;

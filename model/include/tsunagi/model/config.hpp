@@ -20,6 +20,12 @@ enum class TreeMethod { None, Exact, Rtt };
 // becomes a group (about N x groups / 2 probes instead of N^2).
 enum class GroupMethod { AllPairs, Leaders };
 
+// How nodes learn where their peers listen: Full = the rendezvous sends every node the whole
+// directory (N endpoints each); OnDemand = nodes ask for the endpoints they are about to use
+// (probe targets, planned neighbours, shortcut peers). At 10,000 processes the full directory
+// is 3 GB through the rendezvous's link and N^2 strings in memory (docs/architecture.md).
+enum class DirectoryMode { Full, OnDemand };
+
 struct InferenceConfig {
   int rtt_samples = 3;             // K probes per peer, the minimum is kept (paper 000 §2.1)
   int rtt_parallel = 1;            // probes a node keeps in flight at once
@@ -79,6 +85,7 @@ struct ProtocolConfig {
   WorkloadConfig workload;
   std::uint64_t seed = 1;
   int processes = 0;               // number of ranks the rendezvous waits for
+  DirectoryMode directory = DirectoryMode::Full;
   // The rendezvous gives up, naming the missing ranks, when not all registered by then.
   TimeNs registration_timeout = 60 * kNsPerSec;
 };
@@ -91,6 +98,8 @@ const char* to_string(TreeMethod method);
 bool parse_tree_method(const std::string& text, TreeMethod& out);
 const char* to_string(GroupMethod method);
 bool parse_group_method(const std::string& text, GroupMethod& out);
+const char* to_string(DirectoryMode mode);
+bool parse_directory_mode(const std::string& text, DirectoryMode& out);
 bool parse_plan_kind(const std::string& text, PlanKind& out);
 bool parse_workload_kind(const std::string& text, WorkloadKind& out);
 

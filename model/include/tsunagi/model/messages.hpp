@@ -40,6 +40,10 @@ struct ProbeResultMsg { std::uint64_t probe = 0; std::uint64_t bytes = 0; TimeNs
 // one RTT per rank (0 = the probe failed).
 struct RttOrderMsg { std::uint32_t round = 0; std::vector<Rank> targets; };
 struct RttColumnMsg { std::uint32_t round = 0; std::vector<Rank> peers; std::vector<std::uint64_t> rtts; };
+// Directory on demand: a node asks for the endpoints it is about to use; the rendezvous answers
+// with one endpoint per rank, in the order asked.
+struct EndpointQueryMsg { std::vector<Rank> ranks; };
+struct EndpointReplyMsg { std::vector<Rank> ranks; std::vector<std::string> endpoints; };
 struct DataMsg { std::uint32_t tag = 0; Bytes body; };
 
 Frame make_hello(const HelloMsg& m);
@@ -53,6 +57,8 @@ Frame make_probe_result(const ProbeResultMsg& m);
 Frame make_groups(const GroupsMsgBody& m);
 Frame make_route_round(Rank src, Rank dst, const RouteRoundMsg& m);
 Frame make_data(Rank src, Rank dst, std::uint32_t seq, const DataMsg& m, std::uint64_t filler);
+Frame make_endpoint_query(const EndpointQueryMsg& m);
+Frame make_endpoint_reply(const EndpointReplyMsg& m);
 Frame make_done(Rank rank);
 Frame make_shutdown();
 Frame make_goodbye();
@@ -68,5 +74,7 @@ Decoded<ProbeResultMsg> read_probe_result(const Frame& f);
 Decoded<GroupsMsgBody> read_groups(const Frame& f);
 Decoded<RouteRoundMsg> read_route_round(const Frame& f);
 Decoded<DataMsg> read_data(const Frame& f);
+Decoded<EndpointQueryMsg> read_endpoint_query(const Frame& f);
+Decoded<EndpointReplyMsg> read_endpoint_reply(const Frame& f);
 
 }  // namespace tsunagi::wire

@@ -51,7 +51,11 @@ enum class FrameType : std::uint8_t {
   ProbeResult = 12,  // node -> rendezvous: how long that probe's transfer took
   RttOrder = 13,     // rendezvous -> node: measure RTTs to these ranks (scalable inference)
   RttColumn = 14,    // node -> rendezvous: the RTTs it measured
+  EndpointQuery = 15,  // node -> rendezvous: where do these ranks listen? (directory on demand)
+  EndpointReply = 16,  // rendezvous -> node: their endpoints
 };
+// The highest type number in use: decoders reject anything above it.
+constexpr FrameType kLastFrameType = FrameType::EndpointReply;
 const char* to_string(FrameType type);
 
 struct Frame {

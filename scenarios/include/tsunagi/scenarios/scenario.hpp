@@ -94,6 +94,12 @@ struct SimgridConfig {
   // the uncontended answer of the flow model, and the prober waits K x RTT. Thousands of
   // concurrent probe flows make SimGrid's max-min solver the bottleneck; see docs/simgrid.md.
   std::string rtt_probe = "flow";
+  // Messages smaller than this many bytes (SYNs, hellos, control frames) cost their route's
+  // latency only and never enter the max-min solver. 0 = off: every message is a flow. At
+  // 10,000 processes millions of 64-byte handshakes otherwise make the solver the bottleneck,
+  // while their transmission time (0.5 us per hop at 1 Gbit/s) is a tenth of a 5 us link
+  // latency (docs/simgrid.md).
+  std::uint64_t latency_only_below = 0;
 };
 
 struct Scenario {
