@@ -12,3 +12,14 @@ expect_json "$WORK/s/result.json" inference.tree_correct true
 expect_json "$WORK/s/result.json" inference.rtt_probes 552
 expect_json "$WORK/s/result.json" inference.throughput_probes 0
 expect_json "$WORK/s/result.json" inference.tree.method '"rtt"'
+
+# Directory on demand (what lets 10,000 processes fit): the same decisions as the full
+# directory, and nodes never see all 112 endpoints.
+"$TSUNAGI" run "$SRC/scenarios/papers/kaneda-112.toml" --out "$WORK/d" --quiet \
+  --set protocol.inference.groups=leaders --set protocol.inference.tree=rtt \
+  --set protocol.directory=on_demand
+expect_json "$WORK/d/result.json" inference.groups_correct true
+expect_json "$WORK/d/result.json" inference.tree_correct true
+expect_json "$WORK/d/result.json" inference.rtt_probes 552
+"$TSUNAGI" compare "$WORK/s" "$WORK/d" > "$WORK/compare.txt" ||
+  fail "directory on demand changed decisions: $(head -20 "$WORK/compare.txt")"

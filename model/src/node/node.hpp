@@ -90,6 +90,7 @@ class Node final : public Process, private WorkloadContext {
   void static_peer_failed(Rank peer);
   void check_static_ready();
   void open_more_static();
+  void ask_static_endpoints();
   void static_connect_settled(const Conn& c);
   void on_route_round(Rank from, const wire::Frame& frame);
   void pump_routing();
@@ -151,6 +152,7 @@ class Node final : public Process, private WorkloadContext {
   std::deque<Rank> static_to_open_;             // planned peers we connect to, not yet tried
   int static_opening_ = 0;                      // our static connects not yet settled
   bool have_plan_ = false;
+  std::size_t plan_settled_ = 0;                 // plan_[0, this) is connected or failed
   Groups plan_groups_;                           // routing = groups: as the plan used them
   std::optional<RoutingRounds> routing_;          // routing = rounds
   std::optional<GroupRoutes> group_routes_;       // routing = groups

@@ -24,8 +24,6 @@ void Node::on_groups(Groups groups) {
   for (Rank peer : plan_) {
     if (peer > rank_) static_to_open_.push_back(peer);
   }
-  // With the directory on demand, one query fetches every endpoint the plan needs.
-  have_endpoints({static_to_open_.begin(), static_to_open_.end()});
   open_more_static();
   check_static_ready();
 }
@@ -40,11 +38,23 @@ void Node::open_more_static() {
       continue;
     }
     const Endpoint* to = endpoints_.find(peer);
-    if (to == nullptr) return;  // asked for; on_endpoint_reply carries on
+    if (to == nullptr) return ask_static_endpoints();  // on_endpoint_reply carries on
     static_to_open_.pop_front();
     ++static_opening_;
     open_connection(*to, peer, wire::ConnPurpose::Static);
   }
+}
+
+// Directory on demand: the endpoints of the next few planned peers. Small batches keep each
+// answer small — 10,000 nodes asking for ~150 endpoints at once would be 10,000 multi-kilobyte
+// answers squeezing through the rendezvous's one link together — and one round trip per batch
+// is short beside the connects it feeds.
+void Node::ask_static_endpoints() {
+  constexpr std::size_t kBatch = 32;
+  std::vector<Rank> next;
+  for (std::size_t i = 0; i < static_to_open_.size() && next.size() < kBatch; ++i)
+    next.push_back(static_to_open_[i]);
+  have_endpoints(next);
 }
 
 void Node::static_connect_settled(const Conn& c) {
@@ -68,7 +78,10 @@ void Node::static_peer_failed(Rank peer) {
 
 void Node::check_static_ready() {
   if (phase_ != Phase::Connecting || !have_plan_) return;
-  for (Rank peer : plan_) {
+  // Peers settle in any order but stay settled: resume where the last check stopped, so a
+  // node with hundreds of neighbours does not rescan its whole plan at every connection.
+  for (; plan_settled_ < plan_.size(); ++plan_settled_) {
+    const Rank peer = plan_[plan_settled_];
     if (static_conns_.count(peer) == 0 && static_failed_.count(peer) == 0) return;
   }
   // Route only over connections that exist: a failed neighbour is routed around.
