@@ -3,7 +3,12 @@
 and a message workload on SimGrid. Prints and writes docs/benchmarks-latest.csv with wall time,
 peak memory (max RSS of the run) and RTT probe count.
 
-Usage: tools/bench.py [--sizes 1000,2000] [--backend simgrid]"""
+With --scalable it runs scenarios/bench/switched-10k.toml instead (leader rounds, RTT tree,
+directory on demand, no workload; 400 hosts per aggregation switch, so sizes are multiples of
+400) and writes docs/benchmarks-scalable-latest.csv, adding the tree's correctness and the
+RTT probes as a share of N(N-1).
+
+Usage: tools/bench.py [--sizes 1000,2000] [--backend simgrid] [--scalable]"""
 import argparse
 import json
 import os
@@ -14,13 +19,23 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIO = os.path.join(ROOT, "scenarios", "bench", "switched-1k.toml")
+SCALABLE = os.path.join(ROOT, "scenarios", "bench", "switched-10k.toml")
 
 
-def run_one(binary, processes, backend):
-    out = os.path.join(ROOT, "out", "bench", f"{backend}-{processes}")
-    hosts_per_leaf = processes // 25
-    cmd = [binary, "run", SCENARIO, "--backend", backend, "--out", out, "--quiet",
-           "--set", f"network.tree.hosts_per_leaf={hosts_per_leaf}"]
+def command(binary, processes, backend, scalable, out):
+    if scalable:
+        # 10 aggregation switches x F leaves x 40 hosts: F = N / 400.
+        size = ["--set", f"network.tree.levels.1.fanout={processes // 400}"]
+        scenario = SCALABLE
+    else:
+        size = ["--set", f"network.tree.hosts_per_leaf={processes // 25}"]
+        scenario = SCENARIO
+    return [binary, "run", scenario, "--backend", backend, "--out", out, "--quiet"] + size
+
+
+def run_one(binary, processes, backend, scalable):
+    out = os.path.join(ROOT, "out", "bench", f"{backend}-{processes}{'-scalable' if scalable else ''}")
+    cmd = command(binary, processes, backend, scalable, out)
     print("+", " ".join(cmd), file=sys.stderr, flush=True)
     start = time.monotonic()
     # A fresh child per run, so ru_maxrss of the children is this run's peak.
@@ -33,26 +48,36 @@ def run_one(binary, processes, backend):
         sys.exit(f"run failed with status {status}")
     with open(os.path.join(out, "result.json")) as f:
         r = json.load(f)
-    return {
-        "backend": backend, "processes": r["processes"], "wall_s": round(wall, 2),
+    n = r["processes"]
+    row = {
+        "backend": backend, "processes": n, "wall_s": round(wall, 2),
         "peak_rss_mb": round(usage.ru_maxrss / 1024.0, 1),
         "rtt_probes": r["inference"]["rtt_probes"],
         "groups_correct": r["inference"]["groups_correct"],
         "max_connections": r["connections"]["max_per_node"],
         "simulated_s": r.get("simulated_end_s"),
-        "verified": r["workload"]["verified"],
     }
+    if scalable:
+        row["probe_share"] = round(r["inference"]["rtt_probes"] / (n * (n - 1)), 4)
+        row["tree_correct"] = r["inference"].get("tree_correct")
+        row["inference_end_s"] = r["inference"]["inference_end_ns"] / 1e9
+    else:
+        row["verified"] = r["workload"]["verified"]
+    return row
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="1000,2000")
     ap.add_argument("--backend", default="simgrid")
+    ap.add_argument("--scalable", action="store_true",
+                    help="switched-10k.toml: scalable inference at N = multiples of 400")
     args = ap.parse_args()
     binary = os.environ.get("TSUNAGI", os.path.join(ROOT, "build", "app", "tsunagi"))
-    rows = [run_one(binary, int(n), args.backend) for n in args.sizes.split(",")]
+    rows = [run_one(binary, int(n), args.backend, args.scalable) for n in args.sizes.split(",")]
     keys = list(rows[0].keys())
-    with open(os.path.join(ROOT, "docs", "benchmarks-latest.csv"), "w") as f:
+    name = "benchmarks-scalable-latest.csv" if args.scalable else "benchmarks-latest.csv"
+    with open(os.path.join(ROOT, "docs", name), "w") as f:
         f.write(",".join(keys) + "\n")
         for row in rows:
             f.write(",".join(str(row[k]) for k in keys) + "\n")
