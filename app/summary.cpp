@@ -54,12 +54,17 @@ std::string connections_line(const ordered_json& r) {
          text(at(r, "connections.shortcuts_evicted"));
 }
 
+// Real sockets measure time; simulators compute it. The summary says which.
+const char* time_kind(const ordered_json& r) {
+  return text(at(r, "backend")) == "realnet" ? "measured" : "simulated";
+}
+
 std::string workload_line(const ordered_json& r) {
   std::string line = text(at(r, "workload.name"));
   if (line == "none") return line;
   const ordered_json& makespan = at(r, "workload.makespan_s");
   line += ": makespan " + (makespan.is_number() ? format_seconds(makespan.get<double>()) : "?") +
-          " simulated, ";
+          " " + time_kind(r) + ", ";
   const ordered_json& verified = at(r, "workload.verified");
   line += verified.is_boolean() ? (verified.get<bool>() ? "verified" : "NOT VERIFIED")
                                 : "verification ?";
@@ -98,7 +103,7 @@ void print_run_summary(std::ostream& out, const ordered_json& r,
       << text(at(r, "messages.delivered")) << ", relayed " << text(at(r, "messages.relayed"))
       << '\n'
       << "workload     " << workload_line(r) << '\n'
-      << "time         simulated " << seconds_text(at(r, "simulated_end_s")) << ", wall "
+      << "time         " << time_kind(r) << " " << seconds_text(at(r, "simulated_end_s")) << ", wall "
       << seconds_text(at(r, "wall_s")) << '\n'
       << "files        " << result_file.string() << '\n'
       << "             " << trace_file.string() << '\n';
