@@ -110,9 +110,6 @@ void check_policy_keys(const Section& s, const ClusterSpec& spec) {
     s.fail("firewall_action", "firewall_action only applies to a firewall (cluster '" + spec.name +
                                   "') — remove it, or set policy = \"firewall\"");
   }
-  if (s.has("relay_at") && spec.relays == 0) {
-    s.fail("relay_at", "relay_at is set but cluster '" + spec.name + "' has no relays — add relays = 1");
-  }
 }
 
 ClusterRead read_cluster(const Section& s) {
