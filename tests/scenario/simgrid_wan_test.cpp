@@ -134,3 +134,27 @@ TEST_CASE("wan: a rate-limited router lets later SYNs through on retransmission"
           Approx(sent_at_s[i] * 1e9 + test::us(kCrossRttUs)).margin(test::us(20)));
   }
 }
+
+TEST_CASE("wan: a scenario fault kill closes the process's connections for its peers") {
+  scenario::Scenario s = four_clusters();
+  s.faults.push_back({"r3", 2 * kNsPerSec});
+  test::RecordingObserver observer;
+  test::ScriptedRun run;
+  run.scripts[2] = [to = test::endpoint_of(s, 3)](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) self.command(ConnectCmd{1, to});
+    if (std::holds_alternative<ClosedInput>(input.event)) self.command(ExitCmd{true, "peer gone"});
+  };
+  run.scripts[3] = stay_until(60 * kNsPerSec);  // would stay a minute; killed at 2 s
+  run.run(s, observer);
+  REQUIRE(run.of<ConnectedInput>(2).size() == 1);
+  const auto closed = run.of<ClosedInput>(2);
+  REQUIRE(closed.size() == 1);
+  // Same switch: the FIN takes 2 x 5 us and a few hundred ns of transmission.
+  CHECK(closed[0].first == Approx(2 * kNsPerSec + test::us(10.5)).margin(test::us(1)));
+  CHECK(run.of<TimerFiredInput>(3).empty());
+  bool killed = false;
+  for (const auto& exit : observer.exits)
+    if (exit.proc == "r3") killed = exit.reason.find("[[faults]]") != std::string::npos && exit.now == 2 * kNsPerSec;
+  CHECK(killed);
+  CHECK(run.summary.all_exited_ok);
+}
