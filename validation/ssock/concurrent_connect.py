@@ -7,10 +7,9 @@ timings (Linux today: 1 s, 6 retries; the paper's 2.6.18: 3 s, 5 retries).
 Routers rate-limit SYNs (validation/ssock/concurrent8.toml: burst 350, 1/s — chosen, see there).
 Writes validation/ssock/concurrent_connect.csv and .png.
 Paper: sockets 47 s at 56 processes, time-outs at 189 s at 64; SSOCK 170 ms at 64."""
-import argparse
 import os
 
-from ssock_common import CLUSTERS_8, SYN_TIMINGS, ROOT, connect_failures, connected_ns, plan_supported, pyplot, run_any, write_csv
+from ssock_common import CLUSTERS_8, SYN_TIMINGS, connect_failures, connected_ns, parse_args, plans as available_plans, pyplot, run_any, write_csv
 
 SCENARIO = "validation/ssock/concurrent8.toml"
 
@@ -28,18 +27,12 @@ def sets_for(n, timing, plan):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=os.path.join(ROOT, "validation/ssock"))
-    parser.add_argument("--sizes", default="8,16,24,32,40,48,56,64")
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    plans = ["direct"] + (["relay"] if plan_supported("relay") else [])
-    if "relay" not in plans:
-        print("protocol.plan=relay is not in this build: direct runs only")
+    args = parse_args(__doc__, "8,16,24,32,40,48,56,64")
+    plans = available_plans()
     rows = []
     for timing in SYN_TIMINGS:
         for plan in plans:
-            for n in [int(s) for s in args.sizes.split(",")]:
+            for n in args.sizes:
                 run_dir = os.path.join(args.out, "runs", f"connect-{timing}-{plan}-{n}")
                 result, events = run_any(SCENARIO, run_dir, sets_for(n, timing, plan))
                 failures = connect_failures(events)

@@ -6,11 +6,10 @@ Runs validation/ssock/concurrent8.toml with 2 hosts per cluster (ranks 0-1 in ch
 hiro), message sizes 64 B .. 1 MB; reports the median round trip. Writes
 validation/ssock/pingpong.csv and pingpong.png. Paper: inside a cluster SSOCK equals
 sockets; across clusters through 2 daemons no measurable loss against sockets."""
-import argparse
 import os
 import statistics
 
-from ssock_common import CLUSTERS_8, ROOT, plan_supported, pyplot, run_any, write_csv
+from ssock_common import CLUSTERS_8, parse_args, plans as available_plans, pyplot, run_any, write_csv
 
 SCENARIO = "validation/ssock/concurrent8.toml"
 PAIRS = {"within chiba": (0, 1), "chiba -> hiro": (0, 2)}
@@ -28,18 +27,12 @@ def sets_for(plan, ping, pong, size):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=os.path.join(ROOT, "validation/ssock"))
-    parser.add_argument("--sizes", default="64,1024,16384,262144,1048576")
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    plans = ["direct"] + (["relay"] if plan_supported("relay") else [])
-    if "relay" not in plans:
-        print("protocol.plan=relay is not in this build: direct runs only")
+    args = parse_args(__doc__, "64,1024,16384,262144,1048576")
+    plans = available_plans()
     rows = []
     for pair, (ping, pong) in PAIRS.items():
         for plan in plans:
-            for size in [int(s) for s in args.sizes.split(",")]:
+            for size in args.sizes:
                 tag = f"pingpong-{plan}-{ping}-{pong}-{size}"
                 result, _ = run_any(SCENARIO, os.path.join(args.out, "runs", tag),
                                     sets_for(plan, ping, pong, size))

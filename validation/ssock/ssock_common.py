@@ -1,5 +1,6 @@
 """Helpers of the paper-001 (SSOCK) drivers: run a scenario even when the run reports failure
 (a time-out is a result here), and read set-up times and connect failures off the trace."""
+import argparse
 import json
 import os
 import subprocess
@@ -69,3 +70,22 @@ def connect_failures(events):
         count, latest = out.get(reason, (0, 0))
         out[reason] = (count + 1, max(latest, e["t_ns"]))
     return out
+
+
+def parse_args(doc, sizes):
+    """--out (where CSV and PNG go, default validation/ssock) and --sizes; makes --out."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--out", default=os.path.join(ROOT, "validation/ssock"))
+    parser.add_argument("--sizes", default=sizes)
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    args.sizes = [int(s) for s in args.sizes.split(",")]
+    return args
+
+
+def plans():
+    """["direct", "relay"], or ["direct"] in a build without the relay plan (said on stdout)."""
+    if plan_supported("relay"):
+        return ["direct", "relay"]
+    print("protocol.plan=relay is not in this build: direct runs only")
+    return ["direct"]
