@@ -2,6 +2,8 @@
 // against the paper's text: the firewalled clusters and kototoi talk to each other; logos
 // reaches kototoi but nobody reaches logos; NAT'd imade and kyoto reach out to open kototoi only
 // (and to public gateways), and nobody reaches their private hosts.
+#include <map>
+
 #include <catch2/catch.hpp>
 
 #include "tsunagi/scenarios/loader.hpp"
@@ -91,4 +93,26 @@ TEST_CASE("wan truth: relay slots, rendezvous and rank clusters of the layout", 
   rejecting.clusters[static_cast<std::size_t>(cluster(rejecting, "logos"))].firewall_rejects = true;
   CHECK(policy_outcome(rejecting, {cluster(rejecting, "kototoi"), false},
                        {cluster(rejecting, "logos"), false}) == ConnectOutcome::Refuse);
+}
+
+TEST_CASE("wan truth: the full file has Table 2's node counts and the small one's layout",
+          "[scenario][wan]") {
+  const Scenario full = load_scenario_file(
+      std::string(TSUNAGI_SOURCE_DIR) + "/scenarios/papers/ssock-11-clusters.toml",
+      {"protocol.plan=all", "workload.kind=none"});
+  const Scenario small = paper_layout();
+  // Paper 001, Table 2 (nodes).
+  const std::map<std::string, int> table2 = {{"chiba", 58}, {"hiro", 11},   {"hongo", 14},
+                                             {"imade", 29}, {"keio", 10},   {"kototoi", 22},
+                                             {"kyoto", 28}, {"kyushu", 10}, {"logos", 4},
+                                             {"mirai", 6},  {"okubo", 13}};
+  REQUIRE(full.network.clusters.size() == table2.size());
+  for (std::size_t c = 0; c < full.network.clusters.size(); ++c) {
+    const ClusterSpec& cluster = full.network.clusters[c];
+    INFO(cluster.name);
+    CHECK(full.network.switches[c].hosts == table2.at(cluster.name));
+    // Everything but the sizes is the same in the scaled-down file.
+    CHECK(cluster == small.network.clusters[c]);
+  }
+  CHECK(full.protocol.processes == 205);
 }
