@@ -6,6 +6,7 @@
 #include <ns3/simulator.h>
 
 #include "ns3_defaults.hpp"
+#include "tsunagi/model/roles.hpp"
 #include "process_host.hpp"
 #include "topology.hpp"
 #include "tsunagi/sim/ns3/ns3_spec.hpp"
@@ -23,12 +24,28 @@ void claim_the_simulator() {
   claimed = true;
 }
 
+// What the routers' filters did, summed over clusters (WAN scenarios only).
+void report_filters(const Topology& topology, runner::RunObserver& observer) {
+  if (topology.filters.empty()) return;
+  double dropped = 0, rejected = 0, rate_limited = 0;
+  for (const auto& filter : topology.filters) {
+    dropped += static_cast<double>(filter->dropped());
+    rejected += static_cast<double>(filter->rejected());
+    rate_limited += static_cast<double>(filter->rate_limited());
+  }
+  observer.on_backend_count("wan.blocked_dropped", dropped);
+  observer.on_backend_count("wan.blocked_rejected", rejected);
+  observer.on_backend_count("wan.syns_rate_limited", rate_limited);
+}
+
 }  // namespace
 
 Ns3RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observer,
-                           const NodeFactory& make_node, const RendezvousFactory& make_rendezvous) {
+                           const NodeFactory& make_node, const RendezvousFactory& make_rendezvous,
+                           const RelayFactory& make_relay_process) {
   claim_the_simulator();
   apply_ns3_defaults(spec.seed);
+  apply_syn_timing(spec.syn_rto, spec.syn_retries);
   const Topology topology = build_topology(spec);
   World world(spec, observer, topology);
 
@@ -36,9 +53,14 @@ Ns3RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observer,
   hosts.reserve(static_cast<std::size_t>(world.process_count()));
   const int rendezvous = world.rendezvous_index();
   hosts.push_back(std::make_unique<ProcessHost>(world, rendezvous, make_rendezvous()));
-  for (int index = 0; index < rendezvous; ++index)
+  for (int index = 0; index < world.rank_count(); ++index)
     hosts.push_back(
         std::make_unique<ProcessHost>(world, index, make_node(world.process(index).rank)));
+  for (int index = world.rank_count(); index < rendezvous; ++index) {
+    const std::string& host = world.process(index).host;
+    hosts.push_back(std::make_unique<ProcessHost>(
+        world, index, make_relay_process ? make_relay_process(host) : make_relay()));
+  }
   // Everyone starts at time 0, the rendezvous first so it listens before any rank connects.
   // The context (node id) is what ns-3's logs and pcap tracing attribute events to.
   for (const auto& host : hosts) {
@@ -49,6 +71,7 @@ Ns3RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observer,
   ::ns3::Simulator::Run();
   Ns3RunSummary summary;
   summary.simulated_end = world.finish(::ns3::Simulator::Now().GetNanoSeconds());
+  report_filters(topology, observer);
   summary.all_exited_ok = world.all_exited_ok();
   summary.failure = world.failure();
   // Sockets may call back while ns-3 tears down: the hosts go after the simulator.

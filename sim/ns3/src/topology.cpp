@@ -2,6 +2,9 @@
 //   switch s owns 10.0.0.0/8's s-th /20 block; its host h sits on the /30 at block + 4h,
 //   the switch side .1, the host .2 (so 4,096 switches of up to 1,023 hosts);
 //   the uplink of switch s is the /30 at 172.16.0.0 + 4s, child side .1, parent side .2.
+// WAN scenarios (clusters): a cluster's root switch is its router; cluster c's WAN link is the
+//   /30 at 172.20.0.0 + 4c (router .1, core .2); its gateway hosts sit on the router at
+//   198.18.c.(4i+2) (router side .1), public addresses outside the clusters' 10/8 blocks.
 // Routes: a host sends everything to its switch; a switch sends each descendant switch's block
 // down to the child it lies under and everything else up to its parent.
 #include "topology.hpp"
@@ -27,6 +30,8 @@ namespace {
 
 constexpr std::uint32_t kHostSpace = 0x0A000000;    // 10.0.0.0
 constexpr std::uint32_t kUplinkSpace = 0xAC100000;  // 172.16.0.0
+constexpr std::uint32_t kWanSpace = 0xAC140000;     // 172.20.0.0
+constexpr std::uint32_t kGatewaySpace = 0xC6120000; // 198.18.0.0
 constexpr std::uint32_t kBlockSize = 4096;          // a /20 per switch
 constexpr int kMaxSwitches = 4096;
 constexpr int kMaxHostsPerSwitch = static_cast<int>(kBlockSize / 4) - 1;
@@ -41,6 +46,22 @@ n3::Ipv4Address host_link(std::size_t s, int h, std::uint32_t side) {
 n3::Ipv4Address uplink(std::size_t s, std::uint32_t side) {
   return n3::Ipv4Address(kUplinkSpace + 4u * static_cast<std::uint32_t>(s) + side);
 }
+n3::Ipv4Address wan_link(std::size_t c, std::uint32_t side) {
+  return n3::Ipv4Address(kWanSpace + 4u * static_cast<std::uint32_t>(c) + side);
+}
+n3::Ipv4Address gateway_link(std::size_t c, int i, std::uint32_t side) {
+  return n3::Ipv4Address(kGatewaySpace + 256u * static_cast<std::uint32_t>(c) +
+                         4u * static_cast<std::uint32_t>(i) + side);
+}
+
+// Gives a router its WanFilter, consulted before static routing (wan_filter.hpp).
+class WanFilterHelper : public n3::Ipv4RoutingHelper {
+ public:
+  WanFilterHelper* Copy() const override { return new WanFilterHelper(*this); }
+  n3::Ptr<n3::Ipv4RoutingProtocol> Create(n3::Ptr<n3::Node>) const override {
+    return n3::CreateObject<WanFilter>();
+  }
+};
 
 // Adds `device` as an IPv4 interface of its node with a /30 address; returns its index.
 std::uint32_t add_interface(const n3::Ptr<n3::NetDevice>& device, n3::Ipv4Address address) {
@@ -53,6 +74,17 @@ std::uint32_t add_interface(const n3::Ptr<n3::NetDevice>& device, n3::Ipv4Addres
 
 n3::Ptr<n3::Ipv4StaticRouting> routing_of(const n3::Ptr<n3::Node>& node) {
   return n3::Ipv4StaticRoutingHelper().GetStaticRouting(node->GetObject<n3::Ipv4>());
+}
+
+// The switch whose extra host is the rendezvous: the root, or the rendezvous cluster's root.
+std::size_t rendezvous_switch(const Ns3Spec& spec) {
+  if (!spec.clusters.empty()) {
+    const int c = spec.rendezvous_cluster < 0 ? 0 : spec.rendezvous_cluster;
+    return static_cast<std::size_t>(spec.clusters.at(static_cast<std::size_t>(c)).root_switch);
+  }
+  for (std::size_t s = 0; s < spec.switches.size(); ++s)
+    if (spec.switches[s].parent < 0) return s;
+  throw std::invalid_argument("ns3: the switch tree has no root");
 }
 
 class Builder {
@@ -74,6 +106,10 @@ class Builder {
     }
     topology_.rendezvous = TopologyHost{"rendezvous", n3::CreateObject<n3::Node>(), {}};
     all.Add(topology_.rendezvous.node);
+    for (const Ns3Relay& relay : spec_.relays) {
+      topology_.relays.push_back(TopologyHost{relay.host, n3::CreateObject<n3::Node>(), {}});
+      all.Add(topology_.relays.back().node);
+    }
     install_stack(all);
 
     std::vector<int> hosts_on(n, 0);
@@ -81,16 +117,29 @@ class Builder {
       const auto s = static_cast<std::size_t>(slots[i].switch_index);
       attach_host(topology_.hosts[i], s, hosts_on[s]++);
     }
-    attach_host(topology_.rendezvous, root(), hosts_on[root()]++);
+    const std::size_t home = rendezvous_switch(spec_);
+    attach_host(topology_.rendezvous, home, hosts_on[home]++);
+    std::vector<int> gateways_of(spec_.clusters.size(), 0);
+    for (std::size_t r = 0; r < spec_.relays.size(); ++r) {
+      const auto c = static_cast<std::size_t>(spec_.relays[r].cluster);
+      const auto s = static_cast<std::size_t>(spec_.clusters.at(c).root_switch);
+      if (spec_.relays[r].gateway)
+        attach_gateway(topology_.relays[r], c, gateways_of[c]++);
+      else
+        attach_host(topology_.relays[r], s, hosts_on[s]++);
+    }
     for (std::size_t s = 0; s < n; ++s)
       if (parent_[s] >= 0) attach_uplink(s);
     add_switch_routes();
+    if (!spec_.clusters.empty()) build_wan();
     return std::move(topology_);
   }
 
  private:
   void check_fits() const {
     const auto n = static_cast<int>(spec_.switches.size());
+    if (spec_.clusters.size() > 256)
+      throw std::invalid_argument("ns3: more than 256 clusters do not fit the address plan");
     if (n == 0) throw std::invalid_argument("ns3: the network has no switch");
     if (n > kMaxSwitches)
       throw std::invalid_argument("ns3: " + std::to_string(n) +
@@ -98,24 +147,92 @@ class Builder {
                                   "holds " +
                                   std::to_string(kMaxSwitches));
     for (const auto& sw : spec_.switches)
-      if (sw.hosts + (sw.parent < 0 ? 1 : 0) > kMaxHostsPerSwitch)
+      if (sw.hosts + (sw.parent < 0 ? 1 + static_cast<int>(spec_.relays.size()) : 0) >
+          kMaxHostsPerSwitch)
         throw std::invalid_argument("ns3: switch " + sw.name + " has " + std::to_string(sw.hosts) +
                                     " hosts; the address plan holds " +
                                     std::to_string(kMaxHostsPerSwitch) + " per switch");
   }
 
-  std::size_t root() const {
-    for (std::size_t s = 0; s < parent_.size(); ++s)
-      if (parent_[s] < 0) return s;
-    throw std::invalid_argument("ns3: the switch tree has no root");
-  }
-
-  static void install_stack(const n3::NodeContainer& nodes) {
+  // Routers (clusters' root switches) get the policy filter before static routing; every
+  // other node static routing only: global routing's route computation is far too slow at
+  // 1,000 hosts.
+  void install_stack(const n3::NodeContainer& nodes) {
+    n3::NodeContainer routers;
+    n3::NodeContainer others;
+    std::vector<bool> is_router(topology_.switches.size(), false);
+    for (const Ns3Cluster& cluster : spec_.clusters)
+      is_router.at(static_cast<std::size_t>(cluster.root_switch)) = true;
+    for (std::uint32_t i = 0; i < nodes.GetN(); ++i)
+      (i < is_router.size() && is_router[i] ? routers : others).Add(nodes.Get(i));
     n3::InternetStackHelper stack;
     stack.SetIpv6StackInstall(false);
-    // Static routing only: global routing's route computation is far too slow at 1,000 hosts.
     stack.SetRoutingHelper(n3::Ipv4StaticRoutingHelper());
-    stack.Install(nodes);
+    stack.Install(others);
+    if (routers.GetN() == 0) return;
+    n3::Ipv4ListRoutingHelper list;
+    list.Add(n3::Ipv4StaticRoutingHelper(), 0);
+    list.Add(WanFilterHelper(), 10);  // higher priority: consulted first
+    n3::InternetStackHelper router_stack;
+    router_stack.SetIpv6StackInstall(false);
+    router_stack.SetRoutingHelper(list);
+    router_stack.Install(routers);
+  }
+
+  // The WAN: a core node, each router joined to it by its cluster's WAN link; routers send
+  // everything outside their cluster to the core, the core sends each cluster's blocks to its
+  // router. Then each router's filter learns its cluster's policy.
+  void build_wan() {
+    topology_.core = n3::CreateObject<n3::Node>();
+    n3::InternetStackHelper stack;
+    stack.SetIpv6StackInstall(false);
+    stack.SetRoutingHelper(n3::Ipv4StaticRoutingHelper());
+    stack.Install(topology_.core);
+    auto places = std::make_shared<WanPlaces>();
+    for (const Ns3Switch& sw : spec_.switches) places->cluster_of_switch.push_back(sw.cluster);
+    topology_.places = places;
+    const n3::Ptr<n3::Ipv4StaticRouting> core_routes = routing_of(topology_.core);
+    for (std::size_t c = 0; c < spec_.clusters.size(); ++c) {
+      const Ns3Cluster& cluster = spec_.clusters[c];
+      const n3::Ptr<n3::Node> router = topology_.switches.at(static_cast<std::size_t>(cluster.root_switch));
+      const n3::NetDeviceContainer devices =
+          link(router, topology_.core, cluster.wan_bandwidth, cluster.wan_latency);
+      const std::uint32_t up = add_interface(devices.Get(0), wan_link(c, 1));
+      const std::uint32_t down = add_interface(devices.Get(1), wan_link(c, 2));
+      routing_of(router)->SetDefaultRoute(wan_link(c, 2), up);
+      for (std::size_t s = 0; s < spec_.switches.size(); ++s)
+        if (spec_.switches[s].cluster == static_cast<int>(c))
+          core_routes->AddNetworkRouteTo(block_of(s), n3::Ipv4Mask("255.255.240.0"), wan_link(c, 1),
+                                         down);
+      core_routes->AddNetworkRouteTo(gateway_link(c, 0, 0), n3::Ipv4Mask("255.255.255.0"),
+                                     wan_link(c, 1), down);
+      topology_.filters.push_back(filter_of(router));
+      topology_.filters.back()->configure(spec_, static_cast<int>(c), places.get());
+    }
+  }
+
+  static n3::Ptr<WanFilter> filter_of(const n3::Ptr<n3::Node>& router) {
+    auto list = n3::DynamicCast<n3::Ipv4ListRouting>(
+        router->GetObject<n3::Ipv4>()->GetRoutingProtocol());
+    std::int16_t priority = 0;
+    for (std::uint32_t i = 0; i < list->GetNRoutingProtocols(); ++i) {
+      auto filter = n3::DynamicCast<WanFilter>(list->GetRoutingProtocol(i, priority));
+      if (filter) return filter;
+    }
+    throw std::logic_error("ns3: a router without its WAN filter");
+  }
+
+  // A gateway host hangs off the router itself (outside the cluster's filtered interior).
+  void attach_gateway(TopologyHost& host, std::size_t c, int i) {
+    const Ns3Cluster& cluster = spec_.clusters[c];
+    const auto s = static_cast<std::size_t>(cluster.root_switch);
+    const Ns3Switch& sw = spec_.switches[s];
+    const n3::NetDeviceContainer devices =
+        link(topology_.switches[s], host.node, sw.host_bandwidth, sw.host_latency);
+    add_interface(devices.Get(0), gateway_link(c, i, 1));
+    const std::uint32_t index = add_interface(devices.Get(1), gateway_link(c, i, 2));
+    host.address = gateway_link(c, i, 2);
+    routing_of(host.node)->SetDefaultRoute(gateway_link(c, i, 1), index);
   }
 
   n3::NetDeviceContainer link(const n3::Ptr<n3::Node>& a, const n3::Ptr<n3::Node>& b,
@@ -181,7 +298,7 @@ Endpoint endpoint_in(const Ns3Spec& spec, Rank rank) {
   int h = 0;
   int slot = 0;
   if (rank == kNoRank) {  // the extra host after the root switch's own hosts
-    while (spec.switches.at(s).parent >= 0) ++s;
+    s = rendezvous_switch(spec);
     h = spec.switches[s].hosts;
   } else {
     const std::vector<int>& host_of = spec.rank_host;
@@ -197,6 +314,28 @@ Endpoint endpoint_in(const Ns3Spec& spec, Rank rank) {
   std::ostringstream out;
   host_link(s, h, 2).Print(out);
   out << ':' << kFirstPort + slot;
+  return out.str();
+}
+
+Endpoint relay_endpoint_in(const Ns3Spec& spec, int relay) {
+  const Ns3Relay& self = spec.relays.at(static_cast<std::size_t>(relay));
+  const auto c = static_cast<std::size_t>(self.cluster);
+  const auto root = static_cast<std::size_t>(spec.clusters.at(c).root_switch);
+  // Relays of a cluster are numbered like build(): gateways on the router, others after the
+  // root switch's hosts and the rendezvous.
+  int index = 0;
+  for (int r = 0; r < relay; ++r)
+    if (spec.relays[static_cast<std::size_t>(r)].cluster == self.cluster &&
+        spec.relays[static_cast<std::size_t>(r)].gateway == self.gateway)
+      ++index;
+  std::ostringstream out;
+  if (self.gateway) {
+    gateway_link(c, index, 2).Print(out);
+  } else {
+    const int h = spec.switches[root].hosts + (rendezvous_switch(spec) == root ? 1 : 0) + index;
+    host_link(root, h, 2).Print(out);
+  }
+  out << ':' << kFirstPort;
   return out.str();
 }
 
