@@ -265,6 +265,12 @@ Network read_network(const Section& root) {
   Network out;
   out.loopback_bandwidth = network->bandwidth("loopback_bandwidth", out.loopback_bandwidth);
   out.loopback_latency = network->duration("loopback_latency", out.loopback_latency);
+  if (const toml::array* clusters = network->table().get_as<toml::array>("cluster")) {
+    read_wan(*network, *clusters, out);
+    check_host_total(*network, out.switches);
+    return out;
+  }
+  check_wan_only_keys(*network);
   const toml::array* items = network->table().get_as<toml::array>("switch");
   auto tree = network->sub("tree");
   if (auto random = network->sub("random_tree")) {

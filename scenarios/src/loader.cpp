@@ -87,6 +87,7 @@ Scenario read_scenario(const toml::table& document, const std::string& file) {
   out.protocol.processes = process_count(out);
   out.protocol.seed = out.seed;
   check_workload(root, out.protocol, out.protocol.processes);
+  out.faults = read_faults(root, out);
   return out;
 }
 

@@ -14,6 +14,15 @@ inline constexpr std::int64_t kMaxProcesses = 100'000'000;
 // [network]: loopback link and either [[network.switch]] or [network.tree].
 Network read_network(const Section& root);
 
+// [[network.cluster]] and [network.wan] (load_wan.cpp): fills switches, clusters, rendezvous
+// cluster and SYN timing of `out`.
+void read_wan(const Section& network, const toml::array& clusters, Network& out);
+// [network.wan] without clusters is an error.
+void check_wan_only_keys(const Section& network);
+
+// [[faults]]: checked against the process labels of the scenario (needs the process count).
+std::vector<FaultSpec> read_faults(const Section& root, const Scenario& scenario);
+
 // [protocol], [protocol.inference] and [workload]; processes and seed are filled in later.
 ProtocolConfig read_protocol(const Section& root);
 

@@ -66,12 +66,37 @@ struct Schemas {
                            {"uplink_latency"},
                            {"host_bandwidth"},
                            {"host_latency"}}};
+  // WANs (issue 6): clusters behind routers, joined in a star by a WAN core.
+  TableSchema wan{"[network.wan]", {{"rendezvous"}, {"syn_rto"}, {"syn_retries"}}};
+  TableSchema cluster_tree{"network.cluster[].tree",
+                           {{"levels", K::TableArray, &level},
+                            {"hosts_per_leaf"},
+                            {"host_bandwidth"},
+                            {"host_latency"}}};
+  TableSchema connect_rate{"network.cluster[].connect_rate", {{"per_second"}, {"burst"}}};
+  TableSchema cluster{"[[network.cluster]]",
+                      {{"name"},
+                       {"hosts"},
+                       {"host_bandwidth"},
+                       {"host_latency"},
+                       {"tree", K::Table, &cluster_tree},
+                       {"policy"},
+                       {"allow"},
+                       {"firewall_action"},
+                       {"connect_rate", K::Table, &connect_rate},
+                       {"wan_bandwidth"},
+                       {"wan_latency"},
+                       {"relays"},
+                       {"relay_at"}}};
   TableSchema network{"[network]",
                       {{"loopback_bandwidth"},
                        {"loopback_latency"},
                        {"switch", K::TableArray, &sw},
                        {"tree", K::Table, &tree},
-                       {"random_tree", K::Table, &random_tree}}};
+                       {"random_tree", K::Table, &random_tree},
+                       {"wan", K::Table, &wan},
+                       {"cluster", K::TableArray, &cluster}}};
+  TableSchema fault{"[[faults]]", {{"kill"}, {"at"}}};
   TableSchema root{"the top level",
                    {{"name"},
                     {"description"},
@@ -80,7 +105,8 @@ struct Schemas {
                     {"placement", K::Table, &placement},
                     {"protocol", K::Table, &protocol},
                     {"workload", K::Table, &workload},
-                    {"simgrid", K::Table, &simgrid}}};
+                    {"simgrid", K::Table, &simgrid},
+                    {"faults", K::TableArray, &fault}}};
 };
 
 const Schemas& schemas() {

@@ -12,9 +12,9 @@ ToyWorld::ToyWorld(ProtocolConfig config, std::vector<int> switch_of, std::vecto
   exited_.assign(procs_.size(), false);
   conns_.resize(procs_.size());
   next_accept_.assign(procs_.size(), kAcceptedConnBit);
-  schedule(0, n_, StartedInput{kNoRank, "rdv", "", "rdv-host", config_});
+  schedule(0, n_, StartedInput{kNoRank, "rdv", "", "rdv-host", "", config_});
   for (int r = 0; r < n_; ++r) {
-    schedule(1000, r, StartedInput{r, "p" + std::to_string(r), "rdv", "h" + std::to_string(host_of_[static_cast<std::size_t>(r)]), config_});
+    schedule(1000, r, StartedInput{r, "p" + std::to_string(r), "rdv", "h" + std::to_string(host_of_[static_cast<std::size_t>(r)]), "", config_});
   }
 }
 

@@ -96,6 +96,14 @@ struct SimgridConfig {
   std::string rtt_probe = "flow";
 };
 
+// A fault injected by the backend: the process labelled `kill` ("r<rank>", "rendezvous" or a
+// relay host such as "chiba-relay0") dies at time `at`; its connections close for the peers.
+struct FaultSpec {
+  std::string kill;
+  TimeNs at = 0;
+  bool operator==(const FaultSpec&) const = default;
+};
+
 struct Scenario {
   std::string name;
   std::string path;              // file it came from (for messages)
@@ -105,6 +113,7 @@ struct Scenario {
   Placement placement;
   ProtocolConfig protocol;       // protocol.processes and protocol.seed are filled by the loader
   SimgridConfig simgrid;
+  std::vector<FaultSpec> faults;  // in file order
 };
 
 // ---- ground truth derived from the scenario (used by backends and the runner, never the core)
