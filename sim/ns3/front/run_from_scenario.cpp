@@ -42,6 +42,8 @@ void add_clusters(const scenario::Scenario& scenario, Ns3Spec& spec) {
                                   : cluster_index(network, network.rendezvous_cluster);
   spec.syn_rto = network.syn.syn_rto;
   spec.syn_retries = network.syn.syn_retries;
+  for (const scenario::FaultSpec& fault : scenario.faults)
+    spec.faults.push_back(Ns3Fault{fault.kill, fault.at});
 }
 
 }  // namespace

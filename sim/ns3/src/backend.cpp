@@ -38,6 +38,26 @@ void report_filters(const Topology& topology, runner::RunObserver& observer) {
   observer.on_backend_count("wan.syns_rate_limited", rate_limited);
 }
 
+// [[faults]]: the process is killed as a kernel would end it: listeners closed, connections
+// closed (FIN after queued bytes), its core gone. The exit is ok (the kill was planned) with a
+// reason saying so; the processes that lose it see the closes and report what they could not
+// deliver.
+void schedule_faults(const Ns3Spec& spec, World& world,
+                     const std::vector<std::unique_ptr<ProcessHost>>& hosts) {
+  for (const Ns3Fault& fault : spec.faults) {
+    ProcessHost* victim = nullptr;
+    for (const auto& host : hosts)
+      if (world.process(host->index()).label == fault.kill) victim = host.get();
+    if (victim == nullptr)
+      throw std::invalid_argument("ns3: [[faults]] kill = \"" + fault.kill +
+                                  "\" names no process of this run");
+    const std::string reason =
+        "killed by the backend: fault at " + std::to_string(fault.at) + " ns";
+    ::ns3::Simulator::ScheduleWithContext(victim->node_id(), ::ns3::NanoSeconds(fault.at),
+                                          [victim, reason] { victim->stop(ExitCmd{true, reason}); });
+  }
+}
+
 }  // namespace
 
 Ns3RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observer,
@@ -67,6 +87,8 @@ Ns3RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observer,
     ::ns3::Simulator::ScheduleWithContext(host->node_id(), ::ns3::Seconds(0), &ProcessHost::start,
                                           host.get());
   }
+
+  schedule_faults(spec, world, hosts);
 
   ::ns3::Simulator::Run();
   Ns3RunSummary summary;

@@ -112,7 +112,7 @@ void World::count_event(TimeNs now) {
   char line[160];
   std::snprintf(line, sizeof line, "ns3: t=%.3f s, %llu inputs, %d of %d ranks running",
                 static_cast<double>(now) * 1e-9, static_cast<unsigned long long>(events_),
-                ranks_running_, process_count() - 1);
+                ranks_running_, rank_count_);
   observer_.on_progress(line);
 }
 

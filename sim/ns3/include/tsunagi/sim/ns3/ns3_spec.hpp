@@ -69,6 +69,13 @@ struct Ns3Host {
   int switch_index = 0;
 };
 
+// A process the backend kills at `at` (scenario [[faults]]): label "r<rank>", a relay's host
+// name or "rendezvous".
+struct Ns3Fault {
+  std::string kill;
+  TimeNs at = 0;
+};
+
 struct Ns3Spec {
   std::vector<Ns3Switch> switches;  // parents before children, exactly one root
   std::vector<Ns3Host> hosts;       // switch by switch, host by host
@@ -79,6 +86,7 @@ struct Ns3Spec {
   int rendezvous_cluster = -1;  // with clusters: the cluster whose root switch has the rendezvous
   TimeNs syn_rto = kNsPerSec;   // TCP's first SYN retransmission (then doubling)
   int syn_retries = 6;
+  std::vector<Ns3Fault> faults;
   std::uint64_t seed = 1;
   ProtocolConfig protocol;  // processes filled in
   Ns3Options options;
