@@ -236,3 +236,49 @@ TEST_CASE("ns3 wan: relays run on their hosts with their site; a NAT gateway is 
   for (const std::string& line : observer.log) labelled |= line.rfind("exit nat-gw0 ", 0) == 0;
   CHECK(labelled);
 }
+
+TEST_CASE("ns3 wan: a [[faults]] kill ends the relay at its time and closes its connections") {
+  using P = scenario::ClusterPolicy;
+  scenario::Scenario s;
+  auto a = cluster("a", P::Open);
+  a.relays = 1;
+  s.network.clusters = {a, cluster("b", P::Open)};
+  for (const auto& c : s.network.clusters)
+    s.network.switches.push_back(ns3test::make_switch(c.root_switch, "", 1, 5, 5));
+  s.network.rendezvous_cluster = "a";
+  s.faults = {scenario::FaultSpec{"a-relay0", 500 * kNsPerMs}};
+  s.protocol.processes = scenario::process_count(s);
+  const Endpoint relay = sim::ns3::relay_endpoint_of(s, 0);
+
+  std::map<std::string, std::vector<Input>> inputs;
+  ns3test::Observer observer;
+  auto scripted = [&inputs](const std::string& who, ns3test::Script script) {
+    return std::make_unique<ns3test::Scripted>(std::move(script), &inputs[who]);
+  };
+  const auto summary = sim::ns3::run_ns3_with(
+      s, observer, {},
+      [&](Rank rank) {
+        // rank 1 (cluster b) connects to the relay and leaves when the connection closes.
+        return scripted("r" + std::to_string(rank), [rank, relay](ns3test::Scripted& self,
+                                                                   const Input& input) {
+          if (std::holds_alternative<StartedInput>(input.event)) {
+            if (rank == 1) self.command(ConnectCmd{1, relay});
+            else self.command(ExitCmd{true, ""});
+          }
+          if (std::holds_alternative<ClosedInput>(input.event)) self.command(ExitCmd{true, ""});
+        });
+      },
+      [&] { return scripted("rendezvous", {}); },
+      [&](const std::string& host) { return scripted(host, {}); });  // waits forever
+  CHECK(summary.all_exited_ok);
+  TimeNs closed_at = -1;
+  for (const Input& input : inputs["r1"])
+    if (std::holds_alternative<ClosedInput>(input.event)) closed_at = input.now;
+  // The FIN leaves at 0.5 s and crosses 2 WAN links of 1 ms and 2 host links.
+  CHECK(closed_at > 502 * kNsPerMs);
+  CHECK(closed_at < 503 * kNsPerMs);
+  bool killed = false;
+  for (const std::string& line : observer.log)
+    killed |= line.rfind("exit a-relay0 500000000 killed by the backend", 0) == 0;
+  CHECK(killed);
+}
