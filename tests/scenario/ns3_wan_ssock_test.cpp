@@ -30,18 +30,18 @@ std::vector<Who> everyone(const scenario::Scenario& s) {
                    scenario::Place{clusters[static_cast<std::size_t>(r)], false}});
   const auto slots = scenario::relay_slots(s);
   for (std::size_t i = 0; i < slots.size(); ++i)
-    all.push_back({slots[i].host, sim::ns3::relay_endpoint_of(s, static_cast<int>(i)),
-                   scenario::Place{slots[i].cluster,
-                                   slots[i].at == scenario::RelayPlacement::Gateway}});
+    all.push_back(
+        {slots[i].host, sim::ns3::relay_endpoint_of(s, static_cast<int>(i)),
+         scenario::Place{slots[i].cluster, slots[i].at == scenario::RelayPlacement::Gateway}});
   return all;
 }
 
 }  // namespace
 
 TEST_CASE("ns3 wan: ssock-11-small without relays, every direct connect meets its policy") {
-  const scenario::Scenario s = scenario::load_scenario_file(
-      TSUNAGI_SOURCE_DIR "/scenarios/papers/ssock-11-small.toml",
-      {"protocol.plan=all", "workload.kind=pingpong"});
+  const scenario::Scenario s =
+      scenario::load_scenario_file(TSUNAGI_SOURCE_DIR "/scenarios/papers/ssock-11-small.toml",
+                                   {"protocol.plan=all", "workload.kind=pingpong"});
   const std::vector<Who> all = everyone(s);
   REQUIRE(all.size() == 33);  // 22 ranks, 11 relay hosts
 
@@ -51,7 +51,8 @@ TEST_CASE("ns3 wan: ssock-11-small without relays, every direct connect meets it
     return [&all, self_index](ns3test::Scripted& self, const Input& input) {
       if (std::holds_alternative<StartedInput>(input.event)) {
         for (std::size_t j = 0; j < all.size(); ++j)
-          if (j != self_index) self.command(ConnectCmd{static_cast<ConnId>(j + 1), all[j].endpoint});
+          if (j != self_index)
+            self.command(ConnectCmd{static_cast<ConnId>(j + 1), all[j].endpoint});
         self.command(ArmTimerCmd{1, 150 * kNsPerSec});  // after the last SYN time-out
       }
       if (std::holds_alternative<TimerFiredInput>(input.event)) self.command(ExitCmd{true, ""});
@@ -84,7 +85,7 @@ TEST_CASE("ns3 wan: ssock-11-small without relays, every direct connect meets it
         seen[c->conn] = {scenario::ConnectOutcome::Accept, input.now};
       if (const auto* f = std::get_if<ConnectFailedInput>(&input.event))
         seen[f->conn] = {f->reason == ConnectFailure::Refused ? scenario::ConnectOutcome::Refuse
-                                                               : scenario::ConnectOutcome::Drop,
+                                                              : scenario::ConnectOutcome::Drop,
                          input.now};
     }
     for (std::size_t j = 0; j < all.size(); ++j) {

@@ -85,9 +85,11 @@ TEST_CASE("ns3 wan: every pair's connect outcome is the policy's, filtered at th
       const auto expected = scenario::policy_outcome(
           s.network, scenario::Place{cluster_of[static_cast<std::size_t>(i)], false},
           scenario::Place{cluster_of[static_cast<std::size_t>(j)], false});
-      INFO(s.network.clusters[static_cast<std::size_t>(cluster_of[static_cast<std::size_t>(i)])].name
-           << " -> "
-           << s.network.clusters[static_cast<std::size_t>(cluster_of[static_cast<std::size_t>(j)])].name);
+      INFO(
+          s.network.clusters[static_cast<std::size_t>(cluster_of[static_cast<std::size_t>(i)])].name
+          << " -> "
+          << s.network.clusters[static_cast<std::size_t>(cluster_of[static_cast<std::size_t>(j)])]
+                 .name);
       CHECK(seen(run, i, j) == expected);
       ++kinds[expected];
     }
@@ -172,8 +174,8 @@ TEST_CASE("ns3 wan: relays run on their hosts with their site; a NAT gateway is 
   s.protocol.processes = scenario::process_count(s);
   const auto slots = scenario::relay_slots(s);
   REQUIRE(slots.size() == 2);
-  const Endpoint gateway = sim::ns3::relay_endpoint_of(s, 0);    // nat-gw0
-  const Endpoint inside = sim::ns3::relay_endpoint_of(s, 1);     // inb-relay0
+  const Endpoint gateway = sim::ns3::relay_endpoint_of(s, 0);  // nat-gw0
+  const Endpoint inside = sim::ns3::relay_endpoint_of(s, 1);   // inb-relay0
   const Endpoint open_rank = sim::ns3::endpoint_of(s, 0);
   const Endpoint nat_rank = sim::ns3::endpoint_of(s, 1);
   CHECK(gateway.rfind("198.18.", 0) == 0);  // public address on the router
@@ -202,8 +204,7 @@ TEST_CASE("ns3 wan: relays run on their hosts with their site; a NAT gateway is 
       },
       [&] { return scripted("rendezvous", {}); },
       [&](const std::string& host) {
-        return scripted(host, host == "inb-relay0" ? tries({open_rank})
-                                                   : tries({inside}));
+        return scripted(host, host == "inb-relay0" ? tries({open_rank}) : tries({inside}));
       });
   CHECK(summary.all_exited_ok);
 
@@ -216,11 +217,11 @@ TEST_CASE("ns3 wan: relays run on their hosts with their site; a NAT gateway is 
     }
     return std::string("nothing");
   };
-  CHECK(outcome("r0", 1) == "accepted");        // open -> NAT gateway: public address
-  CHECK(outcome("r0", 2) == "dropped");         // open -> NAT'd host: private, unreachable
-  CHECK(outcome("r0", 3) == "dropped");         // open -> relay behind an inbound firewall
+  CHECK(outcome("r0", 1) == "accepted");          // open -> NAT gateway: public address
+  CHECK(outcome("r0", 2) == "dropped");           // open -> NAT'd host: private, unreachable
+  CHECK(outcome("r0", 3) == "dropped");           // open -> relay behind an inbound firewall
   CHECK(outcome("inb-relay0", 1) == "accepted");  // ... which connects out freely
-  CHECK(outcome("nat-gw0", 1) == "dropped");    // gateway -> inside relay of inb: inbound
+  CHECK(outcome("nat-gw0", 1) == "dropped");      // gateway -> inside relay of inb: inbound
 
   auto started = [&inputs](const std::string& who) {
     return std::get<StartedInput>(inputs[who].front().event);
@@ -259,14 +260,17 @@ TEST_CASE("ns3 wan: a [[faults]] kill ends the relay at its time and closes its 
       s, observer, {},
       [&](Rank rank) {
         // rank 1 (cluster b) connects to the relay and leaves when the connection closes.
-        return scripted("r" + std::to_string(rank), [rank, relay](ns3test::Scripted& self,
-                                                                   const Input& input) {
-          if (std::holds_alternative<StartedInput>(input.event)) {
-            if (rank == 1) self.command(ConnectCmd{1, relay});
-            else self.command(ExitCmd{true, ""});
-          }
-          if (std::holds_alternative<ClosedInput>(input.event)) self.command(ExitCmd{true, ""});
-        });
+        return scripted("r" + std::to_string(rank),
+                        [rank, relay](ns3test::Scripted& self, const Input& input) {
+                          if (std::holds_alternative<StartedInput>(input.event)) {
+                            if (rank == 1)
+                              self.command(ConnectCmd{1, relay});
+                            else
+                              self.command(ExitCmd{true, ""});
+                          }
+                          if (std::holds_alternative<ClosedInput>(input.event))
+                            self.command(ExitCmd{true, ""});
+                        });
       },
       [&] { return scripted("rendezvous", {}); },
       [&](const std::string& host) { return scripted(host, {}); });  // waits forever

@@ -37,9 +37,8 @@ void add_clusters(const scenario::Scenario& scenario, Ns3Spec& spec) {
     spec.relays.push_back(
         Ns3Relay{slot.host, slot.cluster, slot.at == scenario::RelayPlacement::Gateway});
   if (!network.clusters.empty())
-    spec.rendezvous_cluster = network.rendezvous_cluster.empty()
-                                  ? 0
-                                  : cluster_index(network, network.rendezvous_cluster);
+    spec.rendezvous_cluster =
+        network.rendezvous_cluster.empty() ? 0 : cluster_index(network, network.rendezvous_cluster);
   spec.syn_rto = network.syn.syn_rto;
   spec.syn_retries = network.syn.syn_retries;
   for (const scenario::FaultSpec& fault : scenario.faults)

@@ -6,9 +6,9 @@
 #include <ns3/simulator.h>
 
 #include "ns3_defaults.hpp"
-#include "tsunagi/model/roles.hpp"
 #include "process_host.hpp"
 #include "topology.hpp"
+#include "tsunagi/model/roles.hpp"
 #include "tsunagi/sim/ns3/ns3_spec.hpp"
 #include "world.hpp"
 
@@ -54,7 +54,9 @@ void schedule_faults(const Ns3Spec& spec, World& world,
     const std::string reason =
         "killed by the backend: fault at " + std::to_string(fault.at) + " ns";
     ::ns3::Simulator::ScheduleWithContext(victim->node_id(), ::ns3::NanoSeconds(fault.at),
-                                          [victim, reason] { victim->stop(ExitCmd{true, reason}); });
+                                          [victim, reason] {
+                                            victim->stop(ExitCmd{true, reason});
+                                          });
   }
 }
 

@@ -49,7 +49,8 @@ void apply_ns3_defaults(std::uint64_t seed) {
 // The adapter's protocol.overlay.connect_timeout still applies, whichever comes first.
 void apply_syn_timing(std::int64_t rto_ns, int retries) {
   n3::Config::SetDefault("ns3::TcpSocket::ConnTimeout", n3::TimeValue(n3::NanoSeconds(rto_ns)));
-  n3::Config::SetDefault("ns3::TcpSocket::ConnCount", n3::UintegerValue(static_cast<std::uint32_t>(retries + 1)));
+  n3::Config::SetDefault("ns3::TcpSocket::ConnCount",
+                         n3::UintegerValue(static_cast<std::uint32_t>(retries + 1)));
 }
 
 }  // namespace tsunagi::sim::ns3

@@ -1,12 +1,8 @@
-// Building the routed switch tree. Address plan (docs/ns3.md):
-//   switch s owns 10.0.0.0/8's s-th /20 block; its host h sits on the /30 at block + 4h,
-//   the switch side .1, the host .2 (so 4,096 switches of up to 1,023 hosts);
-//   the uplink of switch s is the /30 at 172.16.0.0 + 4s, child side .1, parent side .2.
-// WAN scenarios (clusters): a cluster's root switch is its router; cluster c's WAN link is the
-//   /30 at 172.20.0.0 + 4c (router .1, core .2); its gateway hosts sit on the router at
-//   198.18.c.(4i+2) (router side .1), public addresses outside the clusters' 10/8 blocks.
-// Routes: a host sends everything to its switch; a switch sends each descendant switch's block
-// down to the child it lies under and everything else up to its parent.
+// Building the routed switch tree and, for WAN scenarios, the routers, the WAN core and the
+// gateway hosts. Addresses: address_plan.hpp. Routes: a host sends everything to its switch; a
+// switch sends each descendant switch's block down to the child it lies under and everything
+// else up to its parent (a cluster's root: to the WAN core, which routes each cluster's blocks
+// back to its router).
 #include "topology.hpp"
 
 #include <cstdint>
@@ -19,6 +15,7 @@
 #include <ns3/network-module.h>
 #include <ns3/point-to-point-module.h>
 
+#include "address_plan.hpp"
 #include "ns3_defaults.hpp"
 #include "tsunagi/sim/ns3/ns3_spec.hpp"
 
@@ -28,31 +25,7 @@ namespace n3 = ::ns3;
 
 namespace {
 
-constexpr std::uint32_t kHostSpace = 0x0A000000;    // 10.0.0.0
-constexpr std::uint32_t kUplinkSpace = 0xAC100000;  // 172.16.0.0
-constexpr std::uint32_t kWanSpace = 0xAC140000;     // 172.20.0.0
-constexpr std::uint32_t kGatewaySpace = 0xC6120000; // 198.18.0.0
-constexpr std::uint32_t kBlockSize = 4096;          // a /20 per switch
-constexpr int kMaxSwitches = 4096;
-constexpr int kMaxHostsPerSwitch = static_cast<int>(kBlockSize / 4) - 1;
-
-n3::Ipv4Address block_of(std::size_t s) {
-  return n3::Ipv4Address(kHostSpace + static_cast<std::uint32_t>(s) * kBlockSize);
-}
-n3::Ipv4Address host_link(std::size_t s, int h, std::uint32_t side) {
-  return n3::Ipv4Address(kHostSpace + static_cast<std::uint32_t>(s) * kBlockSize +
-                         4u * static_cast<std::uint32_t>(h) + side);
-}
-n3::Ipv4Address uplink(std::size_t s, std::uint32_t side) {
-  return n3::Ipv4Address(kUplinkSpace + 4u * static_cast<std::uint32_t>(s) + side);
-}
-n3::Ipv4Address wan_link(std::size_t c, std::uint32_t side) {
-  return n3::Ipv4Address(kWanSpace + 4u * static_cast<std::uint32_t>(c) + side);
-}
-n3::Ipv4Address gateway_link(std::size_t c, int i, std::uint32_t side) {
-  return n3::Ipv4Address(kGatewaySpace + 256u * static_cast<std::uint32_t>(c) +
-                         4u * static_cast<std::uint32_t>(i) + side);
-}
+using namespace plan;
 
 // Gives a router its WanFilter, consulted before static routing (wan_filter.hpp).
 class WanFilterHelper : public n3::Ipv4RoutingHelper {
@@ -74,17 +47,6 @@ std::uint32_t add_interface(const n3::Ptr<n3::NetDevice>& device, n3::Ipv4Addres
 
 n3::Ptr<n3::Ipv4StaticRouting> routing_of(const n3::Ptr<n3::Node>& node) {
   return n3::Ipv4StaticRoutingHelper().GetStaticRouting(node->GetObject<n3::Ipv4>());
-}
-
-// The switch whose extra host is the rendezvous: the root, or the rendezvous cluster's root.
-std::size_t rendezvous_switch(const Ns3Spec& spec) {
-  if (!spec.clusters.empty()) {
-    const int c = spec.rendezvous_cluster < 0 ? 0 : spec.rendezvous_cluster;
-    return static_cast<std::size_t>(spec.clusters.at(static_cast<std::size_t>(c)).root_switch);
-  }
-  for (std::size_t s = 0; s < spec.switches.size(); ++s)
-    if (spec.switches[s].parent < 0) return s;
-  throw std::invalid_argument("ns3: the switch tree has no root");
 }
 
 class Builder {
@@ -194,7 +156,8 @@ class Builder {
     const n3::Ptr<n3::Ipv4StaticRouting> core_routes = routing_of(topology_.core);
     for (std::size_t c = 0; c < spec_.clusters.size(); ++c) {
       const Ns3Cluster& cluster = spec_.clusters[c];
-      const n3::Ptr<n3::Node> router = topology_.switches.at(static_cast<std::size_t>(cluster.root_switch));
+      const n3::Ptr<n3::Node> router =
+          topology_.switches.at(static_cast<std::size_t>(cluster.root_switch));
       const n3::NetDeviceContainer devices =
           link(router, topology_.core, cluster.wan_bandwidth, cluster.wan_latency);
       const std::uint32_t up = add_interface(devices.Get(0), wan_link(c, 1));
@@ -212,8 +175,8 @@ class Builder {
   }
 
   static n3::Ptr<WanFilter> filter_of(const n3::Ptr<n3::Node>& router) {
-    auto list = n3::DynamicCast<n3::Ipv4ListRouting>(
-        router->GetObject<n3::Ipv4>()->GetRoutingProtocol());
+    auto list =
+        n3::DynamicCast<n3::Ipv4ListRouting>(router->GetObject<n3::Ipv4>()->GetRoutingProtocol());
     std::int16_t priority = 0;
     for (std::uint32_t i = 0; i < list->GetNRoutingProtocols(); ++i) {
       auto filter = n3::DynamicCast<WanFilter>(list->GetRoutingProtocol(i, priority));
@@ -233,6 +196,10 @@ class Builder {
     const std::uint32_t index = add_interface(devices.Get(1), gateway_link(c, i, 2));
     host.address = gateway_link(c, i, 2);
     routing_of(host.node)->SetDefaultRoute(gateway_link(c, i, 1), index);
+    if (!pcap_dir_.empty()) {
+      n3::PointToPointHelper().EnablePcap(pcap_dir_ + "/" + host.name + ".pcap", devices.Get(1),
+                                          false, true);
+    }
   }
 
   n3::NetDeviceContainer link(const n3::Ptr<n3::Node>& a, const n3::Ptr<n3::Node>& b,
@@ -292,52 +259,6 @@ class Builder {
 };
 
 }  // namespace
-
-Endpoint endpoint_in(const Ns3Spec& spec, Rank rank) {
-  std::size_t s = 0;
-  int h = 0;
-  int slot = 0;
-  if (rank == kNoRank) {  // the extra host after the root switch's own hosts
-    s = rendezvous_switch(spec);
-    h = spec.switches[s].hosts;
-  } else {
-    const std::vector<int>& host_of = spec.rank_host;
-    const auto r = static_cast<std::size_t>(rank);
-    const auto host = static_cast<std::size_t>(host_of.at(r));
-    while (slot < static_cast<int>(r) &&
-           host_of[r - static_cast<std::size_t>(slot) - 1] == host_of[r])
-      ++slot;
-    s = static_cast<std::size_t>(spec.hosts.at(host).switch_index);
-    for (std::size_t i = 0; i < host; ++i)
-      if (spec.hosts[i].switch_index == spec.hosts[host].switch_index) ++h;
-  }
-  std::ostringstream out;
-  host_link(s, h, 2).Print(out);
-  out << ':' << kFirstPort + slot;
-  return out.str();
-}
-
-Endpoint relay_endpoint_in(const Ns3Spec& spec, int relay) {
-  const Ns3Relay& self = spec.relays.at(static_cast<std::size_t>(relay));
-  const auto c = static_cast<std::size_t>(self.cluster);
-  const auto root = static_cast<std::size_t>(spec.clusters.at(c).root_switch);
-  // Relays of a cluster are numbered like build(): gateways on the router, others after the
-  // root switch's hosts and the rendezvous.
-  int index = 0;
-  for (int r = 0; r < relay; ++r)
-    if (spec.relays[static_cast<std::size_t>(r)].cluster == self.cluster &&
-        spec.relays[static_cast<std::size_t>(r)].gateway == self.gateway)
-      ++index;
-  std::ostringstream out;
-  if (self.gateway) {
-    gateway_link(c, index, 2).Print(out);
-  } else {
-    const int h = spec.switches[root].hosts + (rendezvous_switch(spec) == root ? 1 : 0) + index;
-    host_link(root, h, 2).Print(out);
-  }
-  out << ':' << kFirstPort;
-  return out.str();
-}
 
 Topology build_topology(const Ns3Spec& spec) {
   return Builder(spec).build();

@@ -27,9 +27,9 @@ struct TopologyHost {
 };
 
 struct Topology {
-  std::vector<TopologyHost> hosts;                // in Ns3Spec::hosts order
-  TopologyHost rendezvous;                        // an extra host on the (rendezvous cluster's) root
-  std::vector<TopologyHost> relays;               // in Ns3Spec::relays order
+  std::vector<TopologyHost> hosts;   // in Ns3Spec::hosts order
+  TopologyHost rendezvous;           // an extra host on the (rendezvous cluster's) root
+  std::vector<TopologyHost> relays;  // in Ns3Spec::relays order
   std::vector<::ns3::Ptr<::ns3::Node>> switches;  // in scenario order
   ::ns3::Ptr<::ns3::Node> core;                   // the WAN core (clusters only)
   std::vector<::ns3::Ptr<WanFilter>> filters;     // one per cluster, at its router (root switch)

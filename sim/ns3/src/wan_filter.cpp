@@ -1,6 +1,8 @@
 // The router filter of a WAN cluster: see wan_filter.hpp. Address plan in topology.cpp.
 #include "wan_filter.hpp"
 
+#include "address_plan.hpp"
+
 #include <algorithm>
 
 #include <ns3/ipv4-l3-protocol.h>
@@ -16,8 +18,6 @@ namespace n3 = ::ns3;
 
 namespace {
 
-constexpr std::uint32_t kHostSpace = 0x0A000000;     // 10.0.0.0/8: switch blocks of /20
-constexpr std::uint32_t kGatewaySpace = 0xC6120000;  // 198.18.0.0/15: a /24 per cluster
 constexpr std::uint8_t kTcp = 6;
 constexpr std::uint8_t kUdp = 17;
 
@@ -33,11 +33,12 @@ FilterVerdict blocked_by(const Ns3Cluster& cluster) {
 
 WanPlace WanPlaces::of(n3::Ipv4Address address) const {
   const std::uint32_t a = address.Get();
-  if ((a & 0xFF000000u) == kHostSpace) {
-    const std::uint32_t s = (a - kHostSpace) / 4096u;
+  if ((a & 0xFF000000u) == plan::kHostSpace) {  // 10/8: a /20 per switch
+    const std::uint32_t s = (a - plan::kHostSpace) / plan::kBlockSize;
     if (s < cluster_of_switch.size()) return WanPlace{cluster_of_switch[s], false};
   }
-  if ((a & 0xFFFE0000u) == kGatewaySpace) return WanPlace{static_cast<int>((a >> 8) & 0x1FFu), true};
+  if ((a & 0xFFFE0000u) == plan::kGatewaySpace)  // 198.18/15: a /24 per cluster
+    return WanPlace{static_cast<int>((a >> 8) & 0x1FFu), true};
   return WanPlace{};
 }
 
@@ -167,9 +168,8 @@ void WanFilter::send_reset(n3::Ipv4Address from, n3::Ipv4Address to, std::uint16
   n3::Ptr<n3::Packet> packet = n3::Create<n3::Packet>();
   packet->AddHeader(rst);
   n3::Ptr<n3::Ipv4> ipv4 = ipv4_;
-  n3::Simulator::ScheduleNow([ipv4, packet, from, to] {
-    ipv4->Send(packet, from, to, kTcp, nullptr);
-  });
+  n3::Simulator::ScheduleNow(
+      [ipv4, packet, from, to] { ipv4->Send(packet, from, to, kTcp, nullptr); });
 }
 
 void WanFilter::PrintRoutingTable(n3::Ptr<n3::OutputStreamWrapper> stream, n3::Time::Unit) const {

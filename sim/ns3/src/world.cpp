@@ -70,7 +70,8 @@ World::World(const Ns3Spec& spec, runner::RunObserver& observer, const Topology&
   processes_.push_back(make_entry(kNoRank, topology.rendezvous, 0));
   processes_.back().site = site_of(spec, spec.rendezvous_cluster);
   for (std::size_t r = 0; r < host_of.size(); ++r) {
-    const auto sw = static_cast<std::size_t>(spec.hosts[static_cast<std::size_t>(host_of[r])].switch_index);
+    const auto sw =
+        static_cast<std::size_t>(spec.hosts[static_cast<std::size_t>(host_of[r])].switch_index);
     processes_[r].site = site_of(spec, spec.switches.at(sw).cluster);
   }
   rank_count_ = static_cast<int>(host_of.size());

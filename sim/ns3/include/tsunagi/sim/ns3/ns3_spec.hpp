@@ -48,8 +48,8 @@ struct Ns3Cluster {
   std::string name;
   int root_switch = 0;
   Ns3Policy policy = Ns3Policy::Open;
-  std::vector<int> allow;  // cluster indices exempt from the policy
-  bool rejects = false;    // blocked SYNs answered with a reset instead of dropped
+  std::vector<int> allow;         // cluster indices exempt from the policy
+  bool rejects = false;           // blocked SYNs answered with a reset instead of dropped
   double connect_per_second = 0;  // SYN token bucket; 0 = no limit
   int connect_burst = 0;
   double wan_bandwidth = 0;  // bytes/s, router <-> WAN core
