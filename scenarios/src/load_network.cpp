@@ -147,40 +147,6 @@ class SwitchListReader {
   std::optional<RootInfo> root_;
 };
 
-TreeLevel read_level(const Section& level) {
-  if (!level.has("fanout")) {
-    level.fail_here(level.path() + " has no fanout — write { fanout = 4, ... }");
-  }
-  TreeLevel out;
-  out.fanout = level.count("fanout", 1, 1);
-  out.uplink_bandwidth = level.bandwidth("uplink_bandwidth", kGbps);
-  out.uplink_latency = level.duration("uplink_latency", 5 * kNsPerUs);
-  return out;
-}
-
-std::vector<SwitchSpec> read_tree(const Section& tree) {
-  TreeSpec spec;
-  if (const toml::array* levels = tree.table().get_as<toml::array>("levels")) {
-    for (std::size_t i = 0; i < levels->size(); ++i) {
-      Section level(*(*levels)[i].as_table(), "network.tree.levels[" + std::to_string(i) + "]",
-                    tree.file());
-      spec.levels.push_back(read_level(level));
-    }
-  }
-  if (!tree.has("hosts_per_leaf")) {
-    tree.fail_here("[network.tree] has no hosts_per_leaf — add e.g. hosts_per_leaf = 14");
-  }
-  spec.hosts_per_leaf = tree.count("hosts_per_leaf", 1, 1);
-  spec.host_bandwidth = tree.bandwidth("host_bandwidth", kGbps);
-  spec.host_latency = tree.duration("host_latency", 5 * kNsPerUs);
-  std::int64_t switches = tree_switch_count(spec);
-  if (switches > kMaxSwitches) {
-    tree.fail("levels", "this tree has " + std::to_string(switches) + " switches, more than " +
-                            std::to_string(kMaxSwitches) + " — lower the fanouts or levels");
-  }
-  return generate_tree(spec);
-}
-
 // An integer or a [min, max] pair within [low, high].
 std::pair<int, int> read_range(const Section& s, std::string_view key, std::pair<int, int> fallback,
                                int low, int high) {
@@ -254,6 +220,40 @@ void check_host_total(const Section& network, const std::vector<SwitchSpec>& swi
 }
 
 }  // namespace
+
+static TreeLevel read_level(const Section& level) {
+  if (!level.has("fanout")) {
+    level.fail_here(level.path() + " has no fanout — write { fanout = 4, ... }");
+  }
+  TreeLevel out;
+  out.fanout = level.count("fanout", 1, 1);
+  out.uplink_bandwidth = level.bandwidth("uplink_bandwidth", kGbps);
+  out.uplink_latency = level.duration("uplink_latency", 5 * kNsPerUs);
+  return out;
+}
+
+std::vector<SwitchSpec> read_tree(const Section& tree) {
+  TreeSpec spec;
+  if (const toml::array* levels = tree.table().get_as<toml::array>("levels")) {
+    for (std::size_t i = 0; i < levels->size(); ++i) {
+      Section level(*(*levels)[i].as_table(), tree.path() + ".levels[" + std::to_string(i) + "]",
+                    tree.file());
+      spec.levels.push_back(read_level(level));
+    }
+  }
+  if (!tree.has("hosts_per_leaf")) {
+    tree.fail_here("[" + tree.path() + "] has no hosts_per_leaf — add e.g. hosts_per_leaf = 14");
+  }
+  spec.hosts_per_leaf = tree.count("hosts_per_leaf", 1, 1);
+  spec.host_bandwidth = tree.bandwidth("host_bandwidth", kGbps);
+  spec.host_latency = tree.duration("host_latency", 5 * kNsPerUs);
+  std::int64_t switches = tree_switch_count(spec);
+  if (switches > kMaxSwitches) {
+    tree.fail("levels", "this tree has " + std::to_string(switches) + " switches, more than " +
+                            std::to_string(kMaxSwitches) + " — lower the fanouts or levels");
+  }
+  return generate_tree(spec);
+}
 
 Network read_network(const Section& root) {
   auto network = root.sub("network");

@@ -58,22 +58,7 @@ std::vector<SwitchSpec> read_cluster_switches(const Section& s, const std::strin
       s.fail(s.has("host_bandwidth") ? "host_bandwidth" : "host_latency",
              "with a tree, give host_bandwidth/host_latency inside the tree table — move it there");
     }
-    TreeSpec spec;
-    if (const toml::array* levels = tree->table().get_as<toml::array>("levels")) {
-      for (std::size_t i = 0; i < levels->size(); ++i) {
-        Section level(*(*levels)[i].as_table(), tree->path() + ".levels[" + std::to_string(i) + "]",
-                      s.file());
-        if (!level.has("fanout")) level.fail_here(level.path() + " has no fanout — write { fanout = 4 }");
-        spec.levels.push_back({level.count("fanout", 1, 1), level.bandwidth("uplink_bandwidth", kGbps),
-                               level.duration("uplink_latency", 5 * kNsPerUs)});
-      }
-    }
-    if (!tree->has("hosts_per_leaf")) tree->fail_here(tree->path() + " has no hosts_per_leaf — add e.g. hosts_per_leaf = 14");
-    spec.hosts_per_leaf = tree->count("hosts_per_leaf", 1, 1);
-    spec.host_bandwidth = tree->bandwidth("host_bandwidth", kGbps);
-    spec.host_latency = tree->duration("host_latency", 5 * kNsPerUs);
-    if (tree_switch_count(spec) > kMaxSwitches) tree->fail("levels", "this tree is too large — lower the fanouts");
-    std::vector<SwitchSpec> switches = generate_tree(spec);
+    std::vector<SwitchSpec> switches = read_tree(*tree);
     for (SwitchSpec& sw : switches) {
       sw.name = name + sw.name.substr(1);  // generated names start with "s"
       if (!sw.parent.empty()) sw.parent = name + sw.parent.substr(1);
@@ -109,9 +94,6 @@ void check_policy_keys(const Section& s, const ClusterSpec& spec) {
   if (s.has("firewall_action") && !filters) {
     s.fail("firewall_action", "firewall_action only applies to a firewall (cluster '" + spec.name +
                                   "') — remove it, or set policy = \"firewall\"");
-  }
-  if (s.has("relay_at") && spec.relays == 0) {
-    s.fail("relay_at", "relay_at is set but cluster '" + spec.name + "' has no relays — add relays = 1");
   }
 }
 

@@ -14,6 +14,9 @@ inline constexpr std::int64_t kMaxProcesses = 100'000'000;
 // [network]: loopback link and either [[network.switch]] or [network.tree].
 Network read_network(const Section& root);
 
+// A [network.tree]-shaped table (also a cluster's tree): the generated switches.
+std::vector<SwitchSpec> read_tree(const Section& tree);
+
 // [[network.cluster]] and [network.wan] (load_wan.cpp): fills switches, clusters, rendezvous
 // cluster and SYN timing of `out`.
 void read_wan(const Section& network, const toml::array& clusters, Network& out);

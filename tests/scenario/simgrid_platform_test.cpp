@@ -11,6 +11,7 @@
 #include "engine_setup.hpp"
 #include "platform.hpp"
 #include "test_support.hpp"
+#include "tsunagi/scenarios/loader.hpp"
 
 namespace sg4 = simgrid::s4u;
 using namespace tsunagi;
@@ -116,4 +117,44 @@ TEST_CASE("platform: 10000 hosts on 201 switches build quickly and route correct
   CHECK(r.links.size() == 4);
   CHECK(r.latency == Approx((5 + 5 + 5 + 5) * 1e-6));
   CHECK(route(p.hosts[0], p.hosts[49]).links.size() == 2);
+}
+
+TEST_CASE("platform: clusters reach each other through both WAN links; relays on the root") {
+  test::EngineHolder engine;
+  const scenario::Scenario s = scenario::load_scenario_string(R"(name = "wan"
+[network.wan]
+rendezvous = "b"
+[[network.cluster]]
+name = "a"
+tree = { levels = [{ fanout = 2, uplink_latency = "10us" }], hosts_per_leaf = 1 }
+wan_latency = "3ms"
+relays = 1
+[[network.cluster]]
+name = "b"
+hosts = 1
+wan_latency = "4ms"
+policy = "nat"
+relays = 1
+relay_at = "gateway"
+)",
+                                                              "wan.toml");
+  sim::simgrid::configure_engine(s);
+  const Platform p =
+      build_platform(s.network, sim::simgrid::platform_options(s), scenario::relay_slots(s));
+  REQUIRE(p.hosts.size() == 3);
+  REQUIRE(p.relays.size() == 2);
+  CHECK(p.relays[0]->get_name() == "a-relay0");
+  CHECK(p.relays[1]->get_name() == "b-gw0");
+  {  // leaf of a -> b: host link, uplink, a's WAN link up, b's WAN link down, host link
+    const Route r = route(host("a.0-h00"), host("b-h00"));
+    CHECK(r.links == std::vector<std::string>{"a.0-h00.link_UP", "a.0.uplink_UP", "a.wan_UP",
+                                              "b.wan_DOWN", "b-h00.link_DOWN"});
+    CHECK(r.latency == Approx(5e-6 + 10e-6 + 3e-3 + 4e-3 + 5e-6));
+  }
+  {  // inside a cluster the WAN is not crossed
+    const Route r = route(host("a.0-h00"), host("a-relay0"));
+    CHECK(r.links == std::vector<std::string>{"a.0-h00.link_UP", "a.0.uplink_UP", "a-relay0.link_DOWN"});
+  }
+  CHECK(p.rendezvous->get_name() == "rendezvous");
+  CHECK(route(p.rendezvous, host("b-gw0")).links.size() == 2);  // both on b's root switch
 }

@@ -129,9 +129,6 @@ TEST_CASE("wan: errors name the line and the fix", "[scenario][wan][errors]") {
   CHECK_THAT(bad_policy.what, Contains("use \"open\", \"firewall\", \"inbound_firewall\" or \"nat\""));
   auto bad_at = failure_of(kWan + "relay_at = \"router\"\n");
   CHECK_THAT(bad_at.what, Contains("use \"inside\" or \"gateway\""));
-  auto at_without_relays = failure_of(kWan + d + "relay_at = \"gateway\"\n");
-  CHECK(at_without_relays.line == 27);
-  CHECK_THAT(at_without_relays.what, Contains("has no relays — add relays = 1"));
   auto twice = failure_of(kWan + "[[network.cluster]]\nname = \"a\"\nhosts = 1\n");
   CHECK(twice.line == 25);
   CHECK_THAT(twice.what, Contains("used twice (first at line 6)"));

@@ -24,6 +24,7 @@ void ProcessActor::connect(const ConnectCmd& cmd) {
     ready_.push_back(ConnectFailedInput{cmd.conn, ConnectFailure::Refused});
     return;
   }
+  if (world_.has_wan()) return connect_wan(cmd, target);
   Conn& conn = conns_[cmd.conn];
   conn.state = ConnState::Connecting;
   conn.peer = target;
@@ -77,6 +78,7 @@ void ProcessActor::on_syn_ack(const Message& message) {
   }
   it->second.state = ConnState::Open;
   it->second.peer_conn = message.peer_conn;
+  if (world_.has_wan()) world_.count_wan_connection(index_, message.from);
   deliver(ConnectedInput{message.conn});
   // The core may have closed it already, or sent frames while connecting.
   it = conns_.find(message.conn);

@@ -44,7 +44,8 @@ SimgridRunSummary run_simgrid_with(const scenario::Scenario& scenario,
   claim_the_engine();
   const std::unique_ptr<sg4::Engine> engine = make_engine();
   configure_engine(scenario);
-  const Platform platform = build_platform(scenario.network, platform_options(scenario));
+  const Platform platform = build_platform(scenario.network, platform_options(scenario),
+                                           scenario::relay_slots(scenario));
   World world(scenario, observer, platform);
 
   // Declared after the world, so actors (and the activities they hold) go first.
@@ -54,6 +55,9 @@ SimgridRunSummary run_simgrid_with(const scenario::Scenario& scenario,
   actors.push_back(start_actor(world, world.rendezvous_index(), make_rendezvous()));
   for (int index = 0; index < world.rendezvous_index(); ++index)
     actors.push_back(start_actor(world, index, make_node(world.process(index).rank)));
+  // Relay daemons (WAN scenarios) after the ranks, so single-LAN runs start exactly as before.
+  for (int index = world.rendezvous_index() + 1; index < world.process_count(); ++index)
+    actors.push_back(start_actor(world, index, make_relay()));
 
   engine->run();
 

@@ -1,6 +1,7 @@
 // The switch tree as nested SimGrid star zones (see platform.hpp for the shape of routes).
 #include "platform.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -77,11 +78,20 @@ sg4::Host* add_host(const SwitchZones& sw, const std::string& name,
   return host;
 }
 
+// The WAN link of a cluster's root switch: its gateway is the cluster's router.
+void join_wan(sg4::NetZone* wan, const SwitchZones& root, const scenario::ClusterSpec& cluster) {
+  const sg4::Link* link =
+      duplex_link(wan, cluster.name + ".wan", cluster.wan_bandwidth, cluster.wan_latency);
+  wan->add_route(root.zone->get_netpoint(), nullptr, root.gateway, nullptr,
+                 {sg4::LinkInRoute(link, Direction::UP)}, true);
+}
+
 SwitchZones create_switch(const scenario::SwitchSpec& spec, const SwitchZones* parent,
-                          bool has_children) {
+                          bool has_children, sg4::NetZone* wan) {
   SwitchZones sw;
   sw.zone = sg4::create_star_zone("switch:" + spec.name);
   if (parent != nullptr) sw.zone->set_parent(parent->zone);
+  if (parent == nullptr && wan != nullptr) sw.zone->set_parent(wan);
   sw.leaf = sw.zone;
   if (has_children) {
     sw.leaf = sg4::create_star_zone("switch:" + spec.name + "/hosts");
@@ -105,6 +115,18 @@ SwitchZones create_switch(const scenario::SwitchSpec& spec, const SwitchZones* p
 }  // namespace
 
 std::size_t root_switch_index(const scenario::Network& network) {
+  if (!network.clusters.empty()) {
+    // The rendezvous cluster's root plays the part of the single LAN's root.
+    const std::vector<int> cluster_of = scenario::cluster_of_switches(network);
+    for (std::size_t s = 0; s < network.switches.size(); ++s) {
+      const auto c = static_cast<std::size_t>(std::max(cluster_of[s], 0));
+      if (network.switches[s].parent.empty() &&
+          network.clusters[c].name == network.rendezvous_cluster)
+        return s;
+    }
+    throw std::invalid_argument("rendezvous cluster '" + network.rendezvous_cluster +
+                                "' has no root switch");
+  }
   std::size_t roots = 0;
   std::size_t root = 0;
   for (std::size_t s = 0; s < network.switches.size(); ++s) {
@@ -121,8 +143,11 @@ std::size_t root_switch_index(const scenario::Network& network) {
   return root;
 }
 
-Platform build_platform(const scenario::Network& network, const PlatformOptions& options) {
+Platform build_platform(const scenario::Network& network, const PlatformOptions& options,
+                        const std::vector<scenario::RelaySlot>& relays) {
   const std::size_t root = root_switch_index(network);
+  const std::vector<int> cluster_of = scenario::cluster_of_switches(network);
+  sg4::NetZone* wan = network.clusters.empty() ? nullptr : sg4::create_star_zone("wan");
   const std::vector<int> parents = parent_indices(network);
   std::vector<bool> has_children(network.switches.size(), false);
   for (int parent : parents)
@@ -139,7 +164,10 @@ Platform build_platform(const scenario::Network& network, const PlatformOptions&
     const scenario::SwitchSpec& spec = network.switches[s];
     const SwitchZones* parent =
         parents[s] < 0 ? nullptr : &switches[static_cast<std::size_t>(parents[s])];
-    switches.push_back(create_switch(spec, parent, has_children[s]));
+    switches.push_back(create_switch(spec, parent, has_children[s], wan));
+    const int cluster = cluster_of[s];
+    if (wan != nullptr && parent == nullptr)
+      join_wan(wan, switches[s], network.clusters[static_cast<std::size_t>(cluster)]);
     for (; next_slot < slots.size() && slots[next_slot].switch_index == static_cast<int>(s);
          ++next_slot) {
       platform.hosts.push_back(add_host(switches[s], slots[next_slot].host, spec,
@@ -150,8 +178,19 @@ Platform build_platform(const scenario::Network& network, const PlatformOptions&
     if (s == root)
       platform.rendezvous = add_host(switches[s], kRendezvousHost, spec, network.loopback_bandwidth,
                                      network.loopback_latency, options);
+    // Relays of a cluster hang off its root switch, wired like the root's hosts.
+    if (wan != nullptr && parent == nullptr) {
+      for (const scenario::RelaySlot& relay : relays) {
+        if (relay.cluster != cluster) continue;
+        platform.relays.push_back(add_host(switches[s], relay.host, spec, network.loopback_bandwidth,
+                                           network.loopback_latency, options));
+      }
+    }
   }
-  switches[root].zone->seal();  // seals the whole tree below it
+  if (wan != nullptr)
+    wan->seal();
+  else
+    switches[root].zone->seal();  // seals the whole tree below it
   return platform;
 }
 

@@ -25,13 +25,21 @@ struct PlatformOptions {
 
 struct Platform {
   std::vector<sg4::Host*> hosts;    // in scenario::enumerate_hosts order
-  sg4::Host* rendezvous = nullptr;  // extra host on the root switch
+  sg4::Host* rendezvous = nullptr;  // extra host on the root switch (of the rendezvous cluster)
+  std::vector<sg4::Host*> relays;   // in scenario::relay_slots order
 };
 
+// With clusters (a WAN): each cluster's switch tree as above, its root switch's gateway acting
+// as the cluster's router, joined to a WAN core star zone by the cluster's WAN link; a route
+// between clusters crosses both clusters' WAN links. Relay hosts (inside or gateway) hang off
+// their cluster's root switch like its hosts; a gateway relay differs only in the policies it
+// meets (scenario::policy_outcome), not in its wiring.
+//
 // Creates every zone, host, link and route. Call once, after the Engine is configured and
 // before it runs. Throws std::invalid_argument when the switch list is not a tree whose
 // parents come before their children.
-Platform build_platform(const scenario::Network& network, const PlatformOptions& options);
+Platform build_platform(const scenario::Network& network, const PlatformOptions& options,
+                        const std::vector<scenario::RelaySlot>& relays = {});
 
 // Index of the root switch (the one without a parent); throws when there is not exactly one.
 std::size_t root_switch_index(const scenario::Network& network);

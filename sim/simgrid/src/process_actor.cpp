@@ -24,8 +24,10 @@ void ProcessActor::run() {
     StartedInput started;
     started.rank = self_.rank;
     started.self = self_.endpoint;
-    if (self_.rank != kNoRank) started.rendezvous = kRendezvousEndpoint;
+    if (self_.rank != kNoRank || self_.relay) started.rendezvous = kRendezvousEndpoint;
     started.host = self_.host->get_name();
+    started.site = self_.site;
+    if (const TimeNs kill = world_.kill_time(index_); kill >= 0) arm(TimerKind::Kill, 0, kill);
     started.config = world_.config();
     deliver(std::move(started));
     while (!zombie_) {
@@ -73,6 +75,14 @@ bool ProcessActor::fire_due_timer() {
     deliver(TimerFiredInput{timer.id});
   else if (timer.kind == TimerKind::RouteProbe)
     deliver(RttMeasuredInput{timer.id, static_cast<TimeNs>(timer.attempt), true});
+  else if (timer.kind == TimerKind::Kill)
+    // [[faults]]: the process dies; its connections close for the peers. Intended by the
+    // scenario, so not a failure of the run.
+    stop(ExitCmd{true, "killed by the scenario's [[faults]]"}, timer.at);
+  else if (timer.kind == TimerKind::SynRetry)
+    send_syn(timer.id, timer.attempt);
+  else if (timer.kind == TimerKind::Refused)
+    on_refused(timer.id, timer.attempt);
   else
     on_connect_timeout(timer.id, timer.attempt);
   return true;
@@ -135,7 +145,8 @@ void ProcessActor::on_completed(const Watch& what) {
 // After the last rank exited, the rendezvous stops as soon as nothing more can reach it: no
 // message on its way in, nothing of its own in flight. Its remaining timers are dropped.
 bool ProcessActor::rendezvous_may_stop() const {
-  return index_ == world_.rendezvous_index() && world_.ranks_running() == 0 && ready_.empty() &&
+  const bool stays_for_ranks = index_ == world_.rendezvous_index() || self_.relay;
+  return stays_for_ranks && world_.ranks_running() == 0 && ready_.empty() &&
          puts_in_flight_ == 0 && execs_running_ == 0 && self_.put_to == consumed_;
 }
 
@@ -149,6 +160,13 @@ void ProcessActor::stop(const ExitCmd& exit, TimeNs at) {
     message->kind = MessageKind::Stop;
     put(world_.rendezvous_index(), message, kControlBytes,
         Watch{WatchKind::Put, MessageKind::Stop});
+    // Relays, like the rendezvous, serve the ranks: they stop once the last rank is gone.
+    for (int relay = world_.rendezvous_index() + 1; relay < world_.process_count(); ++relay) {
+      if (world_.process(relay).exited) continue;
+      Message* wake = world_.pool().take();
+      wake->kind = MessageKind::Stop;
+      put(relay, wake, kControlBytes, Watch{WatchKind::Put, MessageKind::Stop});
+    }
   }
 }
 

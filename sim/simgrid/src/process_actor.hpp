@@ -59,6 +59,7 @@ class ProcessActor {
     bool fin_sent = false;
     bool peer_gone = false;     // FIN/reset received: nothing more to send
     std::uint64_t attempt = 0;  // which connect this is, so a stale time-out is recognised
+    int syn_retries = 0;        // WAN: SYNs retransmitted so far (rate-limited routers)
     std::vector<Frame> queue;   // frames waiting for the message in flight
   };
 
@@ -72,7 +73,9 @@ class ProcessActor {
     TimeNs best = 0;
   };
 
-  enum class TimerKind : std::uint8_t { Core, ConnectTimeout, RouteProbe };
+  // SynRetry and Refused carry the connection id and Conn::attempt (WAN connects); Kill is a
+  // [[faults]] entry.
+  enum class TimerKind : std::uint8_t { Core, ConnectTimeout, RouteProbe, SynRetry, Refused, Kill };
   struct Timer {
     TimeNs at = 0;
     std::uint64_t seq = 0;  // arming order breaks ties, so equal deadlines fire in order
@@ -115,6 +118,10 @@ class ProcessActor {
   void on_stream_put_done(const Watch& watch);
   void on_syn_put_done(const Watch& watch);
   void on_connect_timeout(ConnId id, std::uint64_t attempt);
+  // actor_wan.cpp: connects across cluster routers (policies, SYN rate limits)
+  void connect_wan(const ConnectCmd& cmd, int target);
+  void send_syn(ConnId id, std::uint64_t attempt);
+  void on_refused(ConnId id, std::uint64_t attempt);
   void on_syn(const Message& message);
   void on_syn_ack(const Message& message);
   void on_stream(Message& message);

@@ -57,8 +57,10 @@ World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
     slot = (r > 0 && host_of[r - 1] == host_of[r]) ? slot + 1 : 0;
     processes_.push_back(make_entry(static_cast<Rank>(r), platform.hosts[host], slot));
   }
+  rendezvous_index_ = static_cast<int>(processes_.size());
   processes_.push_back(make_entry(kNoRank, platform.rendezvous, 0));
-  ranks_running_ = static_cast<int>(host_of.size());
+  ranks_running_ = ranks_total_ = static_cast<int>(host_of.size());
+  add_relays(scenario, platform);
   for (int i = 0; i < process_count(); ++i) by_endpoint_.emplace(process(i).endpoint, i);
 }
 
@@ -89,7 +91,7 @@ void World::count_event(TimeNs now) {
   char line[160];
   std::snprintf(line, sizeof line, "simgrid: t=%.3f s, %llu events, %d of %d ranks running",
                 to_seconds(now), static_cast<unsigned long long>(events_), ranks_running_,
-                process_count() - 1);
+                ranks_total_);
   observer_.on_progress(line);
 }
 
@@ -102,6 +104,11 @@ TimeNs World::finish(TimeNs clock) {
   observer_.on_backend_count("inference.rtt_probes", static_cast<double>(rtt_probes_));
   observer_.on_backend_count("inference.throughput_probes",
                              static_cast<double>(throughput_probes_));
+  if (has_wan()) {
+    // Connections opened across each cluster's router over the run; the busiest router.
+    const auto busiest = std::max_element(wan_connections_.begin(), wan_connections_.end());
+    observer_.on_backend_count("wan.router_connections_max", static_cast<double>(*busiest));
+  }
   return last_exit_;
 }
 

@@ -26,6 +26,20 @@ struct ProcessEntry {
   sg4::Mailbox* inbox = nullptr;
   bool exited = false;       // stopped: answers nothing any more
   std::uint64_t put_to = 0;  // messages ever put into its inbox (the receiver counts gets)
+  scenario::Place place;     // cluster and gateway flag, for the WAN policies
+  std::string site;          // cluster name ("" without clusters): StartedInput::site
+  bool relay = false;
+};
+
+// A router's limit on connection attempts: a token bucket of `burst` SYNs refilled at
+// `per_second` (scenario::ConnectRateLimit).
+struct SynBucket {
+  double per_second = 0;
+  double burst = 0;
+  double tokens = 0;
+  TimeNs refilled_at = 0;
+  bool limited() const { return per_second > 0; }
+  void refill(TimeNs now);
 };
 
 class World {
@@ -33,8 +47,23 @@ class World {
   World(const scenario::Scenario& scenario, runner::RunObserver& observer,
         const Platform& platform);
 
+  // Processes: ranks in order, then the rendezvous, then the relays (scenario::relay_slots).
   int process_count() const { return static_cast<int>(processes_.size()); }
-  int rendezvous_index() const { return process_count() - 1; }
+  int rendezvous_index() const { return rendezvous_index_; }
+  bool has_wan() const { return !network_.clusters.empty(); }
+  // What the cluster policies do to a connect from process `from` to process `to`.
+  scenario::ConnectOutcome policy(int from, int to) const;
+  // A SYN from `from` to `to` leaves now: takes a token from every rate-limited router it
+  // crosses, or none and returns false (the SYN is dropped) when one of them is empty.
+  bool pass_syn(int from, int to, TimeNs now);
+  // Kernel SYN retransmission: the wait before retry `retry` (0-based), and when it gives up.
+  TimeNs syn_retry_delay(int retry) const { return network_.syn.syn_rto << retry; }
+  TimeNs syn_give_up() const;
+  int syn_retries() const { return network_.syn.syn_retries; }
+  // The process's [[faults]] kill time, or -1.
+  TimeNs kill_time(int index) const;
+  // Crossing counts of connections per cluster router (relay.max_wan_connections).
+  void count_wan_connection(int from, int to);
   ProcessEntry& process(int index) { return processes_[static_cast<std::size_t>(index)]; }
   // Index of the process listening at `endpoint`, or -1 when nobody does.
   int find(const Endpoint& endpoint) const;
@@ -67,7 +96,15 @@ class World {
   const std::string& failure() const { return failure_; }
 
  private:
-  std::vector<ProcessEntry> processes_;            // ranks in order, then the rendezvous
+  void add_relays(const scenario::Scenario& scenario, const Platform& platform);
+
+  std::vector<ProcessEntry> processes_;            // ranks, the rendezvous, relays
+  int rendezvous_index_ = 0;
+  int ranks_total_ = 0;
+  scenario::Network network_;
+  std::vector<SynBucket> buckets_;                 // one per cluster router
+  std::vector<std::uint64_t> wan_connections_;     // per cluster router
+  std::vector<scenario::FaultSpec> faults_;
   std::unordered_map<Endpoint, int> by_endpoint_;  // looked up only, never iterated
   MessagePool pool_;
   runner::RunObserver& observer_;

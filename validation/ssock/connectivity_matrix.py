@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""Paper 001, experiment 1: which pairs of the 11 clusters connect, without relays (every
+process connects directly to every other one) and with one relay per cluster.
+
+Runs scenarios/papers/ssock-11-small.toml (2 hosts per cluster) on SimGrid and draws, per
+ordered pair of clusters, the fraction of process pairs i -> j that reached each other. Writes
+validation/ssock/connectivity.csv and connectivity.png. Paper: with relays every pair
+connects; without, the firewall/NAT layout forbids the pairs listed in relay.forbidden_pairs.
+
+Without relay.unreached in the result (a build without the relay runner) the direct matrix is
+read off the trace's connect_failed events instead: a pair counts as unreached when a connect
+between its two ranks failed."""
+import argparse
+import os
+
+from ssock_common import CLUSTERS_11, ROOT, plan_supported, pyplot, run_any, write_csv
+
+SCENARIO = "scenarios/papers/ssock-11-small.toml"
+NO_RELAYS = [f"network.cluster.{c}.relays=0" for c in CLUSTERS_11]
+
+
+def pair_list(items):
+    """relay.unreached entries as (i, j): [i, j] lists or "i->j" strings."""
+    out = set()
+    for item in items or []:
+        if isinstance(item, str):
+            a, b = item.split("->")
+            out.add((int(a.strip().lstrip("r")), int(b.strip().lstrip("r"))))
+        else:
+            out.add((int(item[0]), int(item[1])))
+    return out
+
+
+def unreached_pairs(result, events):
+    relay = (result or {}).get("relay", {})
+    if "unreached" in relay:
+        return pair_list(relay["unreached"]), "relay.unreached"
+    failed = set()
+    for e in events:
+        if e["kind"] == "connect_failed":
+            i, j = int(e["proc"].lstrip("r")), int(e["detail"]["peer"])
+            failed |= {(i, j), (j, i)}
+    return failed, "connect_failed events"
+
+
+def matrix(unreached, ranks_per_cluster, n_clusters):
+    m = [[0.0] * n_clusters for _ in range(n_clusters)]
+    for a in range(n_clusters):
+        for b in range(n_clusters):
+            ranks_a = range(a * ranks_per_cluster, (a + 1) * ranks_per_cluster)
+            ranks_b = range(b * ranks_per_cluster, (b + 1) * ranks_per_cluster)
+            pairs = [(i, j) for i in ranks_a for j in ranks_b if i != j]
+            m[a][b] = sum((i, j) not in unreached for i, j in pairs) / len(pairs)
+    return m
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.path.join(ROOT, "validation/ssock"))
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    relay_build = plan_supported("relay")
+    variants = {"direct": (["protocol.plan=all_to_all", "protocol.routing=direct"] if relay_build
+                           else ["protocol.plan=all", "workload.kind=none"]) + NO_RELAYS}
+    if relay_build:
+        variants["relays"] = []
+    else:
+        print("protocol.plan=relay is not in this build: direct matrix only")
+    rows, matrices = [], {}
+    for name, sets in variants.items():
+        result, events = run_any(SCENARIO, os.path.join(args.out, "runs", f"matrix-{name}"), sets)
+        unreached, source = unreached_pairs(result, events)
+        m = matrix(unreached, 2, len(CLUSTERS_11))
+        matrices[name] = m
+        relay = (result or {}).get("relay", {})
+        print(f"{name}: {len(unreached)} unreached ordered pairs (from {source}); "
+              f"pairs_connected {relay.get('pairs_connected', '-')} of {relay.get('pairs_total', '-')}; "
+              f"unreached == forbidden: {relay.get('unreached_match_policy', '-')}")
+        for a, src in enumerate(CLUSTERS_11):
+            for b, dst in enumerate(CLUSTERS_11):
+                rows.append([name, src, dst, f"{m[a][b]:.3f}"])
+    write_csv(os.path.join(args.out, "connectivity.csv"), ["variant", "from", "to", "reached_fraction"], rows)
+    plot(matrices, os.path.join(args.out, "connectivity.png"))
+
+
+def plot(matrices, path):
+    plt = pyplot()
+    if plt is None:
+        return
+    fig, axes = plt.subplots(1, len(matrices), figsize=(6 * len(matrices), 5.2), squeeze=False)
+    for ax, (name, m) in zip(axes[0], matrices.items()):
+        ax.imshow(m, cmap="RdYlGn", vmin=0, vmax=1)
+        ax.set_xticks(range(len(CLUSTERS_11)), CLUSTERS_11, rotation=60, fontsize=8)
+        ax.set_yticks(range(len(CLUSTERS_11)), CLUSTERS_11, fontsize=8)
+        ax.set_xlabel("to")
+        ax.set_ylabel("from")
+        ax.set_title(f"{name}: fraction of process pairs reached")
+        for a in range(len(m)):
+            for b in range(len(m)):
+                ax.text(b, a, f"{m[a][b]:.1f}".rstrip("0").rstrip("."), ha="center", va="center", fontsize=6)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print("wrote", path)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""Paper 001, experiment 3: ping-pong within a cluster and across two clusters, direct vs
+through the relays (across clusters: 2 daemons, chiba's and hiro's).
+
+Runs validation/ssock/concurrent8.toml with 2 hosts per cluster (ranks 0-1 in chiba, 2-3 in
+hiro), message sizes 64 B .. 1 MB; reports the median round trip. Writes
+validation/ssock/pingpong.csv and pingpong.png. Paper: inside a cluster SSOCK equals
+sockets; across clusters through 2 daemons no measurable loss against sockets."""
+import os
+import statistics
+
+from ssock_common import CLUSTERS_8, parse_args, plans as available_plans, pyplot, run_any, write_csv
+
+SCENARIO = "validation/ssock/concurrent8.toml"
+PAIRS = {"within chiba": (0, 1), "chiba -> hiro": (0, 2)}
+
+
+def sets_for(plan, ping, pong, size):
+    sets = ["workload.kind=pingpong", f"workload.pingpong.ping={ping}",
+            f"workload.pingpong.pong={pong}", f"workload.pingpong.message_bytes={size}",
+            "workload.pingpong.rounds=10", "protocol.plan=" + ("relay" if plan == "relay" else "all")]
+    for c in CLUSTERS_8:
+        sets.append(f"network.cluster.{c}.hosts=2")
+        if plan == "direct":
+            sets.append(f"network.cluster.{c}.relays=0")
+    return sets
+
+
+def main():
+    args = parse_args(__doc__, "64,1024,16384,262144,1048576")
+    plans = available_plans()
+    rows = []
+    for pair, (ping, pong) in PAIRS.items():
+        for plan in plans:
+            for size in args.sizes:
+                tag = f"pingpong-{plan}-{ping}-{pong}-{size}"
+                result, _ = run_any(SCENARIO, os.path.join(args.out, "runs", tag),
+                                    sets_for(plan, ping, pong, size))
+                rtts = (((result or {}).get("workload") or {}).get("details") or {}).get("round_trip_ns")
+                median = statistics.median(rtts) / 1e3 if rtts else ""
+                rows.append([pair, plan, size, median])
+                print(f"{pair:14} {plan:7} {size:8} B: median round trip "
+                      f"{'-' if median == '' else f'{median:.1f} us'}")
+    write_csv(os.path.join(args.out, "pingpong.csv"), ["pair", "plan", "message_bytes", "median_rtt_us"], rows)
+    plot(rows, os.path.join(args.out, "pingpong.png"))
+
+
+def plot(rows, path):
+    plt = pyplot()
+    if plt is None:
+        return
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    for pair in PAIRS:
+        for plan in sorted({r[1] for r in rows}):
+            pts = [(r[2], r[3]) for r in rows if r[0] == pair and r[1] == plan and r[3] != ""]
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=f"{pair}, {plan}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("message bytes")
+    ax.set_ylabel("median round trip (us)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print("wrote", path)
+
+
+if __name__ == "__main__":
+    main()
