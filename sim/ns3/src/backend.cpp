@@ -1,4 +1,5 @@
 // run_ns3: one simulated run from topology to summary.
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -27,8 +28,9 @@ void claim_the_simulator() {
 // What the routers' filters did, summed over clusters (WAN scenarios only).
 void report_filters(const Topology& topology, runner::RunObserver& observer) {
   if (topology.filters.empty()) return;
-  double dropped = 0, rejected = 0, rate_limited = 0;
+  double dropped = 0, rejected = 0, rate_limited = 0, busiest = 0;
   for (const auto& filter : topology.filters) {
+    busiest = std::max(busiest, static_cast<double>(filter->connections()));
     dropped += static_cast<double>(filter->dropped());
     rejected += static_cast<double>(filter->rejected());
     rate_limited += static_cast<double>(filter->rate_limited());
@@ -36,6 +38,8 @@ void report_filters(const Topology& topology, runner::RunObserver& observer) {
   observer.on_backend_count("wan.blocked_dropped", dropped);
   observer.on_backend_count("wan.blocked_rejected", rejected);
   observer.on_backend_count("wan.syns_rate_limited", rate_limited);
+  // As SimGrid's: connections opened across the busiest router (each counts at both routers).
+  observer.on_backend_count("wan.router_connections_max", busiest);
 }
 
 // [[faults]]: the process is killed as a kernel would end it: listeners closed, connections

@@ -100,12 +100,18 @@ bool WanFilter::blocks_tcp(n3::Ptr<const n3::Packet> p, const n3::Ipv4Header& he
   n3::TcpHeader tcp;
   p->PeekHeader(tcp);
   const std::uint8_t flags = tcp.GetFlags();
-  if ((flags & n3::TcpHeader::SYN) == 0 || (flags & n3::TcpHeader::ACK) != 0) return false;
+  if ((flags & n3::TcpHeader::SYN) == 0) return false;
   const WanPlace from = places_->of(header.GetSource());
   const WanPlace to = places_->of(header.GetDestination());
+  if ((flags & n3::TcpHeader::ACK) != 0) {  // a SYN-ACK: a connection across is accepted
+    if (from.cluster != to.cluster)
+      accepted_.emplace(header.GetSource().Get(), header.GetDestination().Get(),
+                        tcp.GetSourcePort(), tcp.GetDestinationPort());
+    return false;
+  }
   switch (policy_verdict(clusters_, self_, from, to)) {
     case FilterVerdict::Pass:
-      if (from.cluster == to.cluster || take_token()) return false;
+      if (from.cluster == to.cluster || !limited(from, to) || take_token()) return false;
       ++rate_limited_;
       return true;
     case FilterVerdict::Drop:
@@ -139,6 +145,15 @@ bool WanFilter::blocks_udp(n3::Ptr<const n3::Packet> p, const n3::Ipv4Header& he
     udp_out_.emplace(header.GetSource().Get(), header.GetDestination().Get(), udp.GetSourcePort(),
                      udp.GetDestinationPort());
   return false;
+}
+
+// The bucket counts SYNs crossing this router between its interior and another cluster. A
+// gateway host stands for the router itself (docs/scenario-format.md): its own cluster's bucket
+// does not apply to its connects, in or out.
+bool WanFilter::limited(WanPlace from, WanPlace to) const {
+  if (from.cluster == self_ && from.gateway) return false;
+  if (to.cluster == self_ && to.gateway) return false;
+  return from.cluster == self_ || to.cluster == self_;
 }
 
 // Token bucket of connect_burst SYNs refilled at connect_per_second; no limit when the rate is 0.

@@ -64,11 +64,14 @@ class WanFilter : public ::ns3::Ipv4RoutingProtocol {
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t rejected() const { return rejected_; }
   std::uint64_t rate_limited() const { return rate_limited_; }
+  // Connections accepted across this router over the run (distinct SYN-ACKs crossing it).
+  std::uint64_t connections() const { return accepted_.size(); }
 
  private:
   using Flow = std::tuple<std::uint32_t, std::uint32_t, std::uint16_t, std::uint16_t>;
   bool blocks_tcp(::ns3::Ptr<const ::ns3::Packet> p, const ::ns3::Ipv4Header& header);
   bool blocks_udp(::ns3::Ptr<const ::ns3::Packet> p, const ::ns3::Ipv4Header& header);
+  bool limited(WanPlace from, WanPlace to) const;
   bool take_token();
   void send_reset(::ns3::Ipv4Address from, ::ns3::Ipv4Address to, std::uint16_t from_port,
                   std::uint16_t to_port, ::ns3::SequenceNumber32 ack);
@@ -77,7 +80,8 @@ class WanFilter : public ::ns3::Ipv4RoutingProtocol {
   std::vector<Ns3Cluster> clusters_;
   int self_ = -1;
   const WanPlaces* places_ = nullptr;
-  std::set<Flow> udp_out_;  // UDP exchanges started from inside: their answers pass
+  std::set<Flow> udp_out_;
+  std::set<Flow> accepted_;  // UDP exchanges started from inside: their answers pass
   double tokens_ = 0;
   ::ns3::Time refilled_;
   std::uint64_t dropped_ = 0;
