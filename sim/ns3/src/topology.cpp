@@ -187,19 +187,8 @@ class Builder {
 
   // A gateway host hangs off the router itself (outside the cluster's filtered interior).
   void attach_gateway(TopologyHost& host, std::size_t c, int i) {
-    const Ns3Cluster& cluster = spec_.clusters[c];
-    const auto s = static_cast<std::size_t>(cluster.root_switch);
-    const Ns3Switch& sw = spec_.switches[s];
-    const n3::NetDeviceContainer devices =
-        link(topology_.switches[s], host.node, sw.host_bandwidth, sw.host_latency);
-    add_interface(devices.Get(0), gateway_link(c, i, 1));
-    const std::uint32_t index = add_interface(devices.Get(1), gateway_link(c, i, 2));
-    host.address = gateway_link(c, i, 2);
-    routing_of(host.node)->SetDefaultRoute(gateway_link(c, i, 1), index);
-    if (!pcap_dir_.empty()) {
-      n3::PointToPointHelper().EnablePcap(pcap_dir_ + "/" + host.name + ".pcap", devices.Get(1),
-                                          false, true);
-    }
+    attach(host, static_cast<std::size_t>(spec_.clusters[c].root_switch), gateway_link(c, i, 1),
+           gateway_link(c, i, 2));
   }
 
   n3::NetDeviceContainer link(const n3::Ptr<n3::Node>& a, const n3::Ptr<n3::Node>& b,
@@ -212,13 +201,19 @@ class Builder {
   }
 
   void attach_host(TopologyHost& host, std::size_t s, int h) {
+    attach(host, s, host_link(s, h, 1), host_link(s, h, 2));
+  }
+
+  // A host's link to switch s (its host bandwidth and latency), the host's default route.
+  void attach(TopologyHost& host, std::size_t s, n3::Ipv4Address switch_side,
+              n3::Ipv4Address host_side) {
     const Ns3Switch& sw = spec_.switches[s];
     const n3::NetDeviceContainer devices =
         link(topology_.switches[s], host.node, sw.host_bandwidth, sw.host_latency);
-    add_interface(devices.Get(0), host_link(s, h, 1));
-    const std::uint32_t index = add_interface(devices.Get(1), host_link(s, h, 2));
-    host.address = host_link(s, h, 2);
-    routing_of(host.node)->SetDefaultRoute(host_link(s, h, 1), index);
+    add_interface(devices.Get(0), switch_side);
+    const std::uint32_t index = add_interface(devices.Get(1), host_side);
+    host.address = host_side;
+    routing_of(host.node)->SetDefaultRoute(switch_side, index);
     if (!pcap_dir_.empty()) {
       n3::PointToPointHelper().EnablePcap(pcap_dir_ + "/" + host.name + ".pcap", devices.Get(1),
                                           false, true);
