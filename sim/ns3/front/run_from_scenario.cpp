@@ -6,6 +6,47 @@
 
 namespace tsunagi::sim::ns3 {
 
+namespace {
+
+int cluster_index(const scenario::Network& network, const std::string& name) {
+  for (std::size_t c = 0; c < network.clusters.size(); ++c)
+    if (network.clusters[c].name == name) return static_cast<int>(c);
+  throw std::invalid_argument("ns3: no cluster named " + name);
+}
+
+// WAN scenarios: clusters, relays, the rendezvous's cluster and SYN timing (plain C++17 data).
+void add_clusters(const scenario::Scenario& scenario, Ns3Spec& spec) {
+  const scenario::Network& network = scenario.network;
+  const std::vector<int> cluster_of = scenario::cluster_of_switches(network);
+  for (std::size_t s = 0; s < spec.switches.size(); ++s) spec.switches[s].cluster = cluster_of[s];
+  for (const scenario::ClusterSpec& c : network.clusters) {
+    Ns3Cluster cluster;
+    cluster.name = c.name;
+    for (std::size_t s = 0; s < network.switches.size(); ++s)
+      if (network.switches[s].name == c.root_switch) cluster.root_switch = static_cast<int>(s);
+    cluster.policy = static_cast<Ns3Policy>(static_cast<int>(c.policy));
+    for (const std::string& other : c.allow) cluster.allow.push_back(cluster_index(network, other));
+    cluster.rejects = c.firewall_rejects;
+    cluster.connect_per_second = c.connect_rate.per_second;
+    cluster.connect_burst = c.connect_rate.burst;
+    cluster.wan_bandwidth = c.wan_bandwidth;
+    cluster.wan_latency = c.wan_latency;
+    spec.clusters.push_back(cluster);
+  }
+  for (const scenario::RelaySlot& slot : scenario::relay_slots(scenario))
+    spec.relays.push_back(
+        Ns3Relay{slot.host, slot.cluster, slot.at == scenario::RelayPlacement::Gateway});
+  if (!network.clusters.empty())
+    spec.rendezvous_cluster =
+        network.rendezvous_cluster.empty() ? 0 : cluster_index(network, network.rendezvous_cluster);
+  spec.syn_rto = network.syn.syn_rto;
+  spec.syn_retries = network.syn.syn_retries;
+  for (const scenario::FaultSpec& fault : scenario.faults)
+    spec.faults.push_back(Ns3Fault{fault.kill, fault.at});
+}
+
+}  // namespace
+
 Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options) {
   Ns3Spec spec;
   const auto& switches = scenario.network.switches;
@@ -19,8 +60,9 @@ Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options) {
                                     " is not listed before it");
     }
     spec.switches.push_back(Ns3Switch{sw.name, parent, sw.hosts, sw.host_bandwidth, sw.host_latency,
-                                      sw.uplink_bandwidth, sw.uplink_latency});
+                                      sw.uplink_bandwidth, sw.uplink_latency, -1});
   }
+  add_clusters(scenario, spec);
   for (const scenario::HostSlot& slot : scenario::enumerate_hosts(scenario.network))
     spec.hosts.push_back(Ns3Host{slot.host, slot.switch_index});
   spec.rank_host = scenario::rank_to_host(scenario);
@@ -34,8 +76,10 @@ Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options) {
 
 Ns3RunSummary run_ns3_with(const scenario::Scenario& scenario, runner::RunObserver& observer,
                            const Ns3Options& options, const NodeFactory& make_node,
-                           const RendezvousFactory& make_rendezvous) {
-  return run_ns3_spec(spec_of(scenario, options), observer, make_node, make_rendezvous);
+                           const RendezvousFactory& make_rendezvous,
+                           const RelayFactory& make_relay_process) {
+  return run_ns3_spec(spec_of(scenario, options), observer, make_node, make_rendezvous,
+                      make_relay_process);
 }
 
 Ns3RunSummary run_ns3(const scenario::Scenario& scenario, runner::RunObserver& observer,
@@ -47,6 +91,10 @@ Ns3RunSummary run_ns3(const scenario::Scenario& scenario, runner::RunObserver& o
 
 Endpoint endpoint_of(const scenario::Scenario& scenario, Rank rank) {
   return endpoint_in(spec_of(scenario), rank);
+}
+
+Endpoint relay_endpoint_of(const scenario::Scenario& scenario, int relay) {
+  return relay_endpoint_in(spec_of(scenario), relay);
 }
 
 }  // namespace tsunagi::sim::ns3

@@ -124,9 +124,26 @@ void ProcessHost::on_connected(SocketPtr socket) {
   if (it != conns_.end()) pump(id, it->second);
 }
 
-// ns-3 gives up on a connect only when its SYN retries run out: no answer at all.
+// ns-3 gives up on a connect only when its SYN retries run out (network.syn): no answer at all.
+// It calls back from inside its retransmission timer, before it has finished closing the
+// socket; closing it again from here sent a reset from a half-torn-down socket and left a
+// persist timer on a freed buffer. So the failure is handled after ns-3 is done, and the socket
+// (closed by ns-3 itself) is only released.
 void ProcessHost::on_connect_error(SocketPtr socket) {
-  fail_connect(conn_of(socket), ConnectFailure::TimedOut);
+  const ConnId id = conn_of(socket);
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  n3::Simulator::ScheduleNow(&ProcessHost::give_up_connect, this, id, it->second.attempt);
+}
+
+void ProcessHost::give_up_connect(ConnId id, std::uint64_t attempt) {
+  auto it = conns_.find(id);
+  if (it == conns_.end() || it->second.attempt != attempt ||
+      it->second.state != ConnState::Connecting)
+    return;
+  n3::Simulator::Remove(it->second.timeout);
+  release(id, false);
+  deliver(ConnectFailedInput{id, ConnectFailure::TimedOut});
 }
 
 // ns-3 3.37's TCP ignores a reset answering its SYN (it keeps retrying), so the adapter watches

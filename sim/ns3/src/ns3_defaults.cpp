@@ -24,9 +24,6 @@ void apply_ns3_defaults(std::uint64_t seed) {
   // Linux's minimum retransmission time-out (ns-3 uses 1 s, RFC 6298), so a rare loss under
   // incast costs what it costs on a real cluster.
   n3::Config::SetDefault("ns3::TcpSocketBase::MinRto", n3::TimeValue(n3::MilliSeconds(200)));
-  // The backend applies protocol.overlay.connect_timeout itself; ns-3's SYN retries (3 s, 6
-  // times) only matter after that and never surface.
-  n3::Config::SetDefault("ns3::TcpSocket::ConnTimeout", n3::TimeValue(n3::Seconds(1)));
   // TIME_WAIT lasts 2 x MaxSegLifetime (ns-3: 2 x 120 s). ns-3 finds a segment's socket by a
   // linear scan over the node's endpoints, and every closed connection keeps its endpoint
   // through TIME_WAIT: after a few thousand throughput probes each segment paid a scan over
@@ -43,6 +40,17 @@ void apply_ns3_defaults(std::uint64_t seed) {
   // The random run: ns-3's own variables (few are used here) follow the scenario's seed.
   n3::RngSeedManager::SetSeed(1);
   n3::RngSeedManager::SetRun(seed);
+}
+
+// ns-3 sends ConnCount SYNs in all, the k-th retransmission ConnTimeout x 2^(k-1) after the one
+// before, and gives up one doubled interval after the last: ConnCount = retries + 1 is a kernel's
+// tcp_syn_retries (Linux: 1 s, 6 retries -> SYNs at 0, 1, 3, ..., 63 s, failure at 127 s). A SYN a
+// router drops thus times out as on the network the scenario describes (scenario.network.syn).
+// The adapter's protocol.overlay.connect_timeout still applies, whichever comes first.
+void apply_syn_timing(std::int64_t rto_ns, int retries) {
+  n3::Config::SetDefault("ns3::TcpSocket::ConnTimeout", n3::TimeValue(n3::NanoSeconds(rto_ns)));
+  n3::Config::SetDefault("ns3::TcpSocket::ConnCount",
+                         n3::UintegerValue(static_cast<std::uint32_t>(retries + 1)));
 }
 
 }  // namespace tsunagi::sim::ns3

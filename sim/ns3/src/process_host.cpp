@@ -36,9 +36,10 @@ void ProcessHost::start() {
   StartedInput started;
   started.rank = self_.rank;
   started.self = self_.endpoint;
-  if (self_.rank != kNoRank)
+  if (self_.rank != kNoRank || self_.relay)  // relays register with the rendezvous too
     started.rendezvous = world_.process(world_.rendezvous_index()).endpoint;
   started.host = self_.host;
+  started.site = self_.site;
   started.config = world_.config();
   deliver(std::move(started));
 }

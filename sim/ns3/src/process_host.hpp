@@ -42,6 +42,7 @@ class ProcessHost {
   // The target of throughput probe `probe` received its last byte now.
   void on_bulk_arrived(std::uint64_t probe, bool ok);
   std::uint32_t node_id() const { return self_.node->GetId(); }
+  int index() const { return index_; }
 
  private:
   using SocketPtr = ::ns3::Ptr<::ns3::Socket>;
@@ -79,6 +80,7 @@ class ProcessHost {
   void on_segment(::ns3::Ptr<const ::ns3::Packet> packet, const ::ns3::TcpHeader& header,
                   ::ns3::Ptr<const ::ns3::TcpSocketBase> socket);
   void refuse_connect(ConnId id, std::uint64_t attempt);
+  void give_up_connect(ConnId id, std::uint64_t attempt);
   void fail_connect(ConnId id, ConnectFailure reason);
   bool accept_request(SocketPtr listener, const ::ns3::Address& from);
   void on_accept(SocketPtr socket, const ::ns3::Address& from);

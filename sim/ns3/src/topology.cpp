@@ -1,9 +1,8 @@
-// Building the routed switch tree. Address plan (docs/ns3.md):
-//   switch s owns 10.0.0.0/8's s-th /20 block; its host h sits on the /30 at block + 4h,
-//   the switch side .1, the host .2 (so 4,096 switches of up to 1,023 hosts);
-//   the uplink of switch s is the /30 at 172.16.0.0 + 4s, child side .1, parent side .2.
-// Routes: a host sends everything to its switch; a switch sends each descendant switch's block
-// down to the child it lies under and everything else up to its parent.
+// Building the routed switch tree and, for WAN scenarios, the routers, the WAN core and the
+// gateway hosts. Addresses: address_plan.hpp. Routes: a host sends everything to its switch; a
+// switch sends each descendant switch's block down to the child it lies under and everything
+// else up to its parent (a cluster's root: to the WAN core, which routes each cluster's blocks
+// back to its router).
 #include "topology.hpp"
 
 #include <cstdint>
@@ -16,6 +15,7 @@
 #include <ns3/network-module.h>
 #include <ns3/point-to-point-module.h>
 
+#include "address_plan.hpp"
 #include "ns3_defaults.hpp"
 #include "tsunagi/sim/ns3/ns3_spec.hpp"
 
@@ -25,22 +25,16 @@ namespace n3 = ::ns3;
 
 namespace {
 
-constexpr std::uint32_t kHostSpace = 0x0A000000;    // 10.0.0.0
-constexpr std::uint32_t kUplinkSpace = 0xAC100000;  // 172.16.0.0
-constexpr std::uint32_t kBlockSize = 4096;          // a /20 per switch
-constexpr int kMaxSwitches = 4096;
-constexpr int kMaxHostsPerSwitch = static_cast<int>(kBlockSize / 4) - 1;
+using namespace plan;
 
-n3::Ipv4Address block_of(std::size_t s) {
-  return n3::Ipv4Address(kHostSpace + static_cast<std::uint32_t>(s) * kBlockSize);
-}
-n3::Ipv4Address host_link(std::size_t s, int h, std::uint32_t side) {
-  return n3::Ipv4Address(kHostSpace + static_cast<std::uint32_t>(s) * kBlockSize +
-                         4u * static_cast<std::uint32_t>(h) + side);
-}
-n3::Ipv4Address uplink(std::size_t s, std::uint32_t side) {
-  return n3::Ipv4Address(kUplinkSpace + 4u * static_cast<std::uint32_t>(s) + side);
-}
+// Gives a router its WanFilter, consulted before static routing (wan_filter.hpp).
+class WanFilterHelper : public n3::Ipv4RoutingHelper {
+ public:
+  WanFilterHelper* Copy() const override { return new WanFilterHelper(*this); }
+  n3::Ptr<n3::Ipv4RoutingProtocol> Create(n3::Ptr<n3::Node>) const override {
+    return n3::CreateObject<WanFilter>();
+  }
+};
 
 // Adds `device` as an IPv4 interface of its node with a /30 address; returns its index.
 std::uint32_t add_interface(const n3::Ptr<n3::NetDevice>& device, n3::Ipv4Address address) {
@@ -74,6 +68,10 @@ class Builder {
     }
     topology_.rendezvous = TopologyHost{"rendezvous", n3::CreateObject<n3::Node>(), {}};
     all.Add(topology_.rendezvous.node);
+    for (const Ns3Relay& relay : spec_.relays) {
+      topology_.relays.push_back(TopologyHost{relay.host, n3::CreateObject<n3::Node>(), {}});
+      all.Add(topology_.relays.back().node);
+    }
     install_stack(all);
 
     std::vector<int> hosts_on(n, 0);
@@ -81,16 +79,29 @@ class Builder {
       const auto s = static_cast<std::size_t>(slots[i].switch_index);
       attach_host(topology_.hosts[i], s, hosts_on[s]++);
     }
-    attach_host(topology_.rendezvous, root(), hosts_on[root()]++);
+    const std::size_t home = rendezvous_switch(spec_);
+    attach_host(topology_.rendezvous, home, hosts_on[home]++);
+    std::vector<int> gateways_of(spec_.clusters.size(), 0);
+    for (std::size_t r = 0; r < spec_.relays.size(); ++r) {
+      const auto c = static_cast<std::size_t>(spec_.relays[r].cluster);
+      const auto s = static_cast<std::size_t>(spec_.clusters.at(c).root_switch);
+      if (spec_.relays[r].gateway)
+        attach_gateway(topology_.relays[r], c, gateways_of[c]++);
+      else
+        attach_host(topology_.relays[r], s, hosts_on[s]++);
+    }
     for (std::size_t s = 0; s < n; ++s)
       if (parent_[s] >= 0) attach_uplink(s);
     add_switch_routes();
+    if (!spec_.clusters.empty()) build_wan();
     return std::move(topology_);
   }
 
  private:
   void check_fits() const {
     const auto n = static_cast<int>(spec_.switches.size());
+    if (spec_.clusters.size() > 256)
+      throw std::invalid_argument("ns3: more than 256 clusters do not fit the address plan");
     if (n == 0) throw std::invalid_argument("ns3: the network has no switch");
     if (n > kMaxSwitches)
       throw std::invalid_argument("ns3: " + std::to_string(n) +
@@ -98,24 +109,86 @@ class Builder {
                                   "holds " +
                                   std::to_string(kMaxSwitches));
     for (const auto& sw : spec_.switches)
-      if (sw.hosts + (sw.parent < 0 ? 1 : 0) > kMaxHostsPerSwitch)
+      if (sw.hosts + (sw.parent < 0 ? 1 + static_cast<int>(spec_.relays.size()) : 0) >
+          kMaxHostsPerSwitch)
         throw std::invalid_argument("ns3: switch " + sw.name + " has " + std::to_string(sw.hosts) +
                                     " hosts; the address plan holds " +
                                     std::to_string(kMaxHostsPerSwitch) + " per switch");
   }
 
-  std::size_t root() const {
-    for (std::size_t s = 0; s < parent_.size(); ++s)
-      if (parent_[s] < 0) return s;
-    throw std::invalid_argument("ns3: the switch tree has no root");
-  }
-
-  static void install_stack(const n3::NodeContainer& nodes) {
+  // Routers (clusters' root switches) get the policy filter before static routing; every
+  // other node static routing only: global routing's route computation is far too slow at
+  // 1,000 hosts.
+  void install_stack(const n3::NodeContainer& nodes) {
+    n3::NodeContainer routers;
+    n3::NodeContainer others;
+    std::vector<bool> is_router(topology_.switches.size(), false);
+    for (const Ns3Cluster& cluster : spec_.clusters)
+      is_router.at(static_cast<std::size_t>(cluster.root_switch)) = true;
+    for (std::uint32_t i = 0; i < nodes.GetN(); ++i)
+      (i < is_router.size() && is_router[i] ? routers : others).Add(nodes.Get(i));
     n3::InternetStackHelper stack;
     stack.SetIpv6StackInstall(false);
-    // Static routing only: global routing's route computation is far too slow at 1,000 hosts.
     stack.SetRoutingHelper(n3::Ipv4StaticRoutingHelper());
-    stack.Install(nodes);
+    stack.Install(others);
+    if (routers.GetN() == 0) return;
+    n3::Ipv4ListRoutingHelper list;
+    list.Add(n3::Ipv4StaticRoutingHelper(), 0);
+    list.Add(WanFilterHelper(), 10);  // higher priority: consulted first
+    n3::InternetStackHelper router_stack;
+    router_stack.SetIpv6StackInstall(false);
+    router_stack.SetRoutingHelper(list);
+    router_stack.Install(routers);
+  }
+
+  // The WAN: a core node, each router joined to it by its cluster's WAN link; routers send
+  // everything outside their cluster to the core, the core sends each cluster's blocks to its
+  // router. Then each router's filter learns its cluster's policy.
+  void build_wan() {
+    topology_.core = n3::CreateObject<n3::Node>();
+    n3::InternetStackHelper stack;
+    stack.SetIpv6StackInstall(false);
+    stack.SetRoutingHelper(n3::Ipv4StaticRoutingHelper());
+    stack.Install(topology_.core);
+    auto places = std::make_shared<WanPlaces>();
+    for (const Ns3Switch& sw : spec_.switches) places->cluster_of_switch.push_back(sw.cluster);
+    topology_.places = places;
+    const n3::Ptr<n3::Ipv4StaticRouting> core_routes = routing_of(topology_.core);
+    for (std::size_t c = 0; c < spec_.clusters.size(); ++c) {
+      const Ns3Cluster& cluster = spec_.clusters[c];
+      const n3::Ptr<n3::Node> router =
+          topology_.switches.at(static_cast<std::size_t>(cluster.root_switch));
+      const n3::NetDeviceContainer devices =
+          link(router, topology_.core, cluster.wan_bandwidth, cluster.wan_latency);
+      const std::uint32_t up = add_interface(devices.Get(0), wan_link(c, 1));
+      const std::uint32_t down = add_interface(devices.Get(1), wan_link(c, 2));
+      routing_of(router)->SetDefaultRoute(wan_link(c, 2), up);
+      for (std::size_t s = 0; s < spec_.switches.size(); ++s)
+        if (spec_.switches[s].cluster == static_cast<int>(c))
+          core_routes->AddNetworkRouteTo(block_of(s), n3::Ipv4Mask("255.255.240.0"), wan_link(c, 1),
+                                         down);
+      core_routes->AddNetworkRouteTo(gateway_link(c, 0, 0), n3::Ipv4Mask("255.255.255.0"),
+                                     wan_link(c, 1), down);
+      topology_.filters.push_back(filter_of(router));
+      topology_.filters.back()->configure(spec_, static_cast<int>(c), places.get());
+    }
+  }
+
+  static n3::Ptr<WanFilter> filter_of(const n3::Ptr<n3::Node>& router) {
+    auto list =
+        n3::DynamicCast<n3::Ipv4ListRouting>(router->GetObject<n3::Ipv4>()->GetRoutingProtocol());
+    std::int16_t priority = 0;
+    for (std::uint32_t i = 0; i < list->GetNRoutingProtocols(); ++i) {
+      auto filter = n3::DynamicCast<WanFilter>(list->GetRoutingProtocol(i, priority));
+      if (filter) return filter;
+    }
+    throw std::logic_error("ns3: a router without its WAN filter");
+  }
+
+  // A gateway host hangs off the router itself (outside the cluster's filtered interior).
+  void attach_gateway(TopologyHost& host, std::size_t c, int i) {
+    attach(host, static_cast<std::size_t>(spec_.clusters[c].root_switch), gateway_link(c, i, 1),
+           gateway_link(c, i, 2));
   }
 
   n3::NetDeviceContainer link(const n3::Ptr<n3::Node>& a, const n3::Ptr<n3::Node>& b,
@@ -128,13 +201,19 @@ class Builder {
   }
 
   void attach_host(TopologyHost& host, std::size_t s, int h) {
+    attach(host, s, host_link(s, h, 1), host_link(s, h, 2));
+  }
+
+  // A host's link to switch s (its host bandwidth and latency), the host's default route.
+  void attach(TopologyHost& host, std::size_t s, n3::Ipv4Address switch_side,
+              n3::Ipv4Address host_side) {
     const Ns3Switch& sw = spec_.switches[s];
     const n3::NetDeviceContainer devices =
         link(topology_.switches[s], host.node, sw.host_bandwidth, sw.host_latency);
-    add_interface(devices.Get(0), host_link(s, h, 1));
-    const std::uint32_t index = add_interface(devices.Get(1), host_link(s, h, 2));
-    host.address = host_link(s, h, 2);
-    routing_of(host.node)->SetDefaultRoute(host_link(s, h, 1), index);
+    add_interface(devices.Get(0), switch_side);
+    const std::uint32_t index = add_interface(devices.Get(1), host_side);
+    host.address = host_side;
+    routing_of(host.node)->SetDefaultRoute(switch_side, index);
     if (!pcap_dir_.empty()) {
       n3::PointToPointHelper().EnablePcap(pcap_dir_ + "/" + host.name + ".pcap", devices.Get(1),
                                           false, true);
@@ -175,30 +254,6 @@ class Builder {
 };
 
 }  // namespace
-
-Endpoint endpoint_in(const Ns3Spec& spec, Rank rank) {
-  std::size_t s = 0;
-  int h = 0;
-  int slot = 0;
-  if (rank == kNoRank) {  // the extra host after the root switch's own hosts
-    while (spec.switches.at(s).parent >= 0) ++s;
-    h = spec.switches[s].hosts;
-  } else {
-    const std::vector<int>& host_of = spec.rank_host;
-    const auto r = static_cast<std::size_t>(rank);
-    const auto host = static_cast<std::size_t>(host_of.at(r));
-    while (slot < static_cast<int>(r) &&
-           host_of[r - static_cast<std::size_t>(slot) - 1] == host_of[r])
-      ++slot;
-    s = static_cast<std::size_t>(spec.hosts.at(host).switch_index);
-    for (std::size_t i = 0; i < host; ++i)
-      if (spec.hosts[i].switch_index == spec.hosts[host].switch_index) ++h;
-  }
-  std::ostringstream out;
-  host_link(s, h, 2).Print(out);
-  out << ':' << kFirstPort + slot;
-  return out.str();
-}
 
 Topology build_topology(const Ns3Spec& spec) {
   return Builder(spec).build();

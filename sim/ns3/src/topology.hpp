@@ -7,6 +7,7 @@
 // independent, like switched Ethernet. Routes are static (docs/ns3.md, "Network").
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include <ns3/ptr.h>
 
 #include "tsunagi/sim/ns3/ns3_spec.hpp"
+#include "wan_filter.hpp"
 
 namespace tsunagi::sim::ns3 {
 
@@ -25,9 +27,13 @@ struct TopologyHost {
 };
 
 struct Topology {
-  std::vector<TopologyHost> hosts;                // in Ns3Spec::hosts order
-  TopologyHost rendezvous;                        // an extra host on the root switch
+  std::vector<TopologyHost> hosts;   // in Ns3Spec::hosts order
+  TopologyHost rendezvous;           // an extra host on the (rendezvous cluster's) root
+  std::vector<TopologyHost> relays;  // in Ns3Spec::relays order
   std::vector<::ns3::Ptr<::ns3::Node>> switches;  // in scenario order
+  ::ns3::Ptr<::ns3::Node> core;                   // the WAN core (clusters only)
+  std::vector<::ns3::Ptr<WanFilter>> filters;     // one per cluster, at its router (root switch)
+  std::shared_ptr<WanPlaces> places;              // read by the filters
 };
 
 // Builds nodes, links, addresses and routes. Throws std::invalid_argument when the network

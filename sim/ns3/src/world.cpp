@@ -32,6 +32,11 @@ ProcessEntry make_entry(Rank rank, const TopologyHost& host, int slot) {
   return entry;
 }
 
+std::string site_of(const Ns3Spec& spec, int cluster) {
+  if (cluster < 0 || static_cast<std::size_t>(cluster) >= spec.clusters.size()) return "";
+  return spec.clusters[static_cast<std::size_t>(cluster)].name;
+}
+
 }  // namespace
 
 World::World(const Ns3Spec& spec, runner::RunObserver& observer, const Topology& topology)
@@ -56,8 +61,21 @@ World::World(const Ns3Spec& spec, runner::RunObserver& observer, const Topology&
     slot = (r > 0 && host_of[r - 1] == host_of[r]) ? slot + 1 : 0;
     processes_.push_back(make_entry(static_cast<Rank>(r), topology.hosts[host], slot));
   }
+  for (std::size_t r = 0; r < topology.relays.size(); ++r) {
+    processes_.push_back(make_entry(kNoRank, topology.relays[r], 0));
+    processes_.back().label = topology.relays[r].name;
+    processes_.back().relay = true;
+    processes_.back().site = site_of(spec, spec.relays[r].cluster);
+  }
   processes_.push_back(make_entry(kNoRank, topology.rendezvous, 0));
-  ranks_running_ = static_cast<int>(host_of.size());
+  processes_.back().site = site_of(spec, spec.rendezvous_cluster);
+  for (std::size_t r = 0; r < host_of.size(); ++r) {
+    const auto sw =
+        static_cast<std::size_t>(spec.hosts[static_cast<std::size_t>(host_of[r])].switch_index);
+    processes_[r].site = site_of(spec, spec.switches.at(sw).cluster);
+  }
+  rank_count_ = static_cast<int>(host_of.size());
+  ranks_running_ = rank_count_;
   running_ = process_count();
   for (int i = 0; i < process_count(); ++i) by_endpoint_.emplace(process(i).endpoint, i);
 }
@@ -77,9 +95,11 @@ void World::record_exit(int index, TimeNs now, const ExitCmd& exit) {
   if (!exit.ok && failure_.empty())
     failure_ = entry.label + " failed: " + (exit.reason.empty() ? "no reason given" : exit.reason);
   if (entry.rank != kNoRank && --ranks_running_ == 0) {
-    ProcessEntry& rendezvous = process(rendezvous_index());
-    if (!rendezvous.exited && rendezvous.process != nullptr)
-      rendezvous.process->stop(ExitCmd{true, "stopped by the backend: all ranks exited"});
+    for (int i = rank_count_; i < process_count(); ++i) {
+      ProcessEntry& daemon = process(i);
+      if (!daemon.exited && daemon.process != nullptr)
+        daemon.process->stop(ExitCmd{true, "stopped by the backend: all ranks exited"});
+    }
   }
   // Everyone is gone: what is still on the wire (FINs, ACKs) is not part of the run.
   if (running_ == 0) ::ns3::Simulator::Stop();
@@ -93,7 +113,7 @@ void World::count_event(TimeNs now) {
   char line[160];
   std::snprintf(line, sizeof line, "ns3: t=%.3f s, %llu inputs, %d of %d ranks running",
                 static_cast<double>(now) * 1e-9, static_cast<unsigned long long>(events_),
-                ranks_running_, process_count() - 1);
+                ranks_running_, rank_count_);
   observer_.on_progress(line);
 }
 

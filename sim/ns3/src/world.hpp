@@ -23,6 +23,8 @@ struct ProcessEntry {
   Rank rank = kNoRank;  // kNoRank for the rendezvous
   std::string label;    // runner::process_label(rank)
   std::string host;     // scenario host name, "rendezvous" for the rendezvous
+  std::string site;     // cluster name, "" without clusters
+  bool relay = false;   // a relay daemon (labelled by its host)
   ::ns3::Ptr<::ns3::Node> node;
   ::ns3::Ipv4Address address;
   std::uint16_t port = 0;
@@ -37,6 +39,7 @@ class World {
 
   int process_count() const { return static_cast<int>(processes_.size()); }
   int rendezvous_index() const { return process_count() - 1; }
+  int rank_count() const { return rank_count_; }  // ranks come first, then relays, then rendezvous
   ProcessEntry& process(int index) { return processes_[static_cast<std::size_t>(index)]; }
   // Index of the process whose endpoint this is, or -1.
   int find(const Endpoint& endpoint) const;
@@ -45,8 +48,8 @@ class World {
   const std::shared_ptr<const ProtocolConfig>& config() const { return config_; }
   TimeNs connect_timeout() const { return config_->overlay.connect_timeout; }
 
-  // Records an exit and tells the observer. When the last rank has exited, the rendezvous (if
-  // still running) is stopped; when everyone has exited, the simulation stops.
+  // Records an exit and tells the observer. When the last rank has exited, the rendezvous and
+  // the relays (if still running) are stopped; when everyone has exited, the simulation stops.
   void record_exit(int index, TimeNs now, const ExitCmd& exit);
 
   void count_probe() { ++rtt_probes_; }
@@ -64,6 +67,7 @@ class World {
   std::unordered_map<Endpoint, int> by_endpoint_;  // looked up only, never iterated
   runner::RunObserver& observer_;
   std::shared_ptr<const ProtocolConfig> config_;
+  int rank_count_ = 0;
   int ranks_running_ = 0;
   int running_ = 0;
   TimeNs last_exit_ = 0;

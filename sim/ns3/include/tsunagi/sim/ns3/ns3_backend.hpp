@@ -17,9 +17,11 @@ Ns3RunSummary run_ns3(const scenario::Scenario& scenario, runner::RunObserver& o
                       const Ns3Options& options = {});
 
 // run_ns3 with other processes than the core's roles (tests drive it with scripted processes).
+// Relays (WAN scenarios) come from make_relay_process, or the core's make_relay() without it.
 Ns3RunSummary run_ns3_with(const scenario::Scenario& scenario, runner::RunObserver& observer,
                            const Ns3Options& options, const NodeFactory& make_node,
-                           const RendezvousFactory& make_rendezvous);
+                           const RendezvousFactory& make_rendezvous,
+                           const RelayFactory& make_relay_process = {});
 
 // The spec a scenario gives (throws std::invalid_argument for an unknown parent switch).
 Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options = {});
@@ -27,5 +29,8 @@ Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options = 
 // The endpoint rank `rank` (kNoRank: the rendezvous) gets in a run of `scenario`, from the
 // address plan in docs/ns3.md; tests use it to address processes.
 Endpoint endpoint_of(const scenario::Scenario& scenario, Rank rank);
+
+// The endpoint of relay `relay` (index into scenario::relay_slots(scenario)).
+Endpoint relay_endpoint_of(const scenario::Scenario& scenario, int relay);
 
 }  // namespace tsunagi::sim::ns3

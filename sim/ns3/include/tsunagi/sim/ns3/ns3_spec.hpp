@@ -38,6 +38,30 @@ struct Ns3Switch {
   TimeNs host_latency = 0;
   double uplink_bandwidth = 0;
   TimeNs uplink_latency = 0;
+  int cluster = -1;  // index into Ns3Spec::clusters; -1 without clusters
+};
+
+// A cluster of a WAN scenario (scenario::ClusterSpec in plain C++17 types). Its root switch is
+// also its router: the router's WAN link joins the core, and its policy filters packets there.
+enum class Ns3Policy { Open, Firewall, InboundFirewall, Nat };
+struct Ns3Cluster {
+  std::string name;
+  int root_switch = 0;
+  Ns3Policy policy = Ns3Policy::Open;
+  std::vector<int> allow;         // cluster indices exempt from the policy
+  bool rejects = false;           // blocked SYNs answered with a reset instead of dropped
+  double connect_per_second = 0;  // SYN token bucket; 0 = no limit
+  int connect_burst = 0;
+  double wan_bandwidth = 0;  // bytes/s, router <-> WAN core
+  TimeNs wan_latency = 0;
+};
+
+// A relay daemon: an extra host on its cluster's root switch (inside) or on the router with a
+// public address (gateway). Labelled by its host name.
+struct Ns3Relay {
+  std::string host;
+  int cluster = 0;
+  bool gateway = false;
 };
 
 struct Ns3Host {
@@ -45,11 +69,24 @@ struct Ns3Host {
   int switch_index = 0;
 };
 
+// A process the backend kills at `at` (scenario [[faults]]): label "r<rank>", a relay's host
+// name or "rendezvous".
+struct Ns3Fault {
+  std::string kill;
+  TimeNs at = 0;
+};
+
 struct Ns3Spec {
   std::vector<Ns3Switch> switches;  // parents before children, exactly one root
   std::vector<Ns3Host> hosts;       // switch by switch, host by host
   std::vector<int> rank_host;       // host index of each rank (ranks of a host consecutive)
   int procs_per_host = 1;
+  std::vector<Ns3Cluster> clusters;  // empty: one LAN, no routers
+  std::vector<Ns3Relay> relays;
+  int rendezvous_cluster = -1;  // with clusters: the cluster whose root switch has the rendezvous
+  TimeNs syn_rto = kNsPerSec;   // TCP's first SYN retransmission (then doubling)
+  int syn_retries = 6;
+  std::vector<Ns3Fault> faults;
   std::uint64_t seed = 1;
   ProtocolConfig protocol;  // processes filled in
   Ns3Options options;
@@ -57,13 +94,18 @@ struct Ns3Spec {
 
 using NodeFactory = std::function<std::unique_ptr<Process>(Rank rank)>;
 using RendezvousFactory = std::function<std::unique_ptr<Process>()>;
+using RelayFactory = std::function<std::unique_ptr<Process>(const std::string& host)>;
 
 // Runs the spec to completion (once per OS process; see ns3_backend.hpp).
 Ns3RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observer,
-                           const NodeFactory& make_node, const RendezvousFactory& make_rendezvous);
+                           const NodeFactory& make_node, const RendezvousFactory& make_rendezvous,
+                           const RelayFactory& make_relay_process = {});
 
 // The endpoint of rank `rank` (kNoRank: the rendezvous) in a run of `spec`.
 Endpoint endpoint_in(const Ns3Spec& spec, Rank rank);
+
+// The endpoint of relay `relay` (index into spec.relays) in a run of `spec`.
+Endpoint relay_endpoint_in(const Ns3Spec& spec, int relay);
 
 // TCP/UDP port of the process in slot `slot` of its host (0, 1, ...). Its endpoint is
 // "<host IPv4 address>:<port>". Bulk throughput probes go to port + kBulkPortOffset.
