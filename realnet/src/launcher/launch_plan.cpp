@@ -147,6 +147,7 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
   plan.absent.erase(std::unique(plan.absent.begin(), plan.absent.end()), plan.absent.end());
   const auto hosts = scenario::enumerate_hosts(scenario.network);
   const auto host_of = scenario::rank_to_host(scenario);
+  const auto site_of = scenario::rank_clusters(scenario);
   std::vector<std::string> cluster_hosts;
   if (plan.mode == "netns")
     plan.netns = plan_netns(scenario, prefix, {options.latency_scale, options.min_delay});
@@ -211,6 +212,9 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
                                                      : hosts[static_cast<std::size_t>(host)].host;
     args.insert(args.end(), {"--rank", std::to_string(r), "--rendezvous", kRendezvousPlaceholder,
                              "--listen", listen_of(host, false), "--host-label", label});
+    // The site (StartedInput.site), in every mode: deployment knowledge like the host label.
+    if (const int c = site_of[static_cast<std::size_t>(r)]; c >= 0)
+      args.insert(args.end(), {"--site", scenario.network.clusters[static_cast<std::size_t>(c)].name});
     place(p, host, args);
     plan.nodes.push_back(std::move(p));
   }
