@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two open clusters behind routers and a WAN core: the all-to-all ping-pong run works across the
 # routers, every node got its site, the dry run prints routes, SYN sysctls and the site, and
-# the run leaves no namespace behind.
+# the run leaves no namespace behind, and `compare` with the SimGrid run exits 0.
 source "$(dirname "$0")/lib.sh"
 S="$SRC/tests/realnet/wan/two-open.toml"
 "$TSUNAGI" run "$S" --backend realnet --net netns --dry-run --out "$WORK/dry" > "$WORK/dry.sh"
@@ -22,3 +22,5 @@ assert r["ok"] is True, r["problems"]
 assert r["workload"].get("verified") is True, r["workload"]
 print("ok: cross-cluster all-to-all ping-pong over routers:", json.dumps(r["workload"])[:160])
 PY
+"$TSUNAGI" run "$S" --out "$WORK/sg" -q > /dev/null
+"$TSUNAGI" compare "$WORK/sg" "$WORK/run" || fail "compare with SimGrid differs"
