@@ -24,3 +24,9 @@ print("ok: cross-cluster all-to-all ping-pong over routers:", json.dumps(r["work
 PY
 "$TSUNAGI" run "$S" --out "$WORK/sg" -q > /dev/null
 "$TSUNAGI" compare "$WORK/sg" "$WORK/run" || fail "compare with SimGrid differs"
+# A scenario [[faults]] kill of a rank: the launcher kills that daemon (by its pid) and names it.
+{ cat "$S"; printf '\n[[faults]]\nkill = "r3"\nat = "1s"\n'; } > "$WORK/fault.toml"
+run_realnet "$WORK/fault.toml" --backend realnet --net netns --out "$WORK/fault" -q 2> "$WORK/fault.err"
+[ "$RUN_STATUS" -eq 1 ] || fail "fault run: exit $RUN_STATUS, expected 1"
+grep -q "r3 died (killed by signal 9" "$WORK/fault.err" || { cat "$WORK/fault.err" >&2; fail "fault not named"; }
+echo "ok: [[faults]] kill of r3 applied and named"

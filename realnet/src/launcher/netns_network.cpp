@@ -94,11 +94,18 @@ std::string host_address(int cluster, int k) {
   return "10." + std::to_string(100 + cluster) + "." + std::to_string(k / 256) + "." +
          std::to_string(k % 256);
 }
-std::string subnet(int cluster) { return "10." + std::to_string(100 + cluster) + ".0.0/16"; }
-std::string router_lan_ip(int c) { return host_address(c, 255 * 256 + 254); }
-std::string router_wan_ip(int c) { return "172.16." + std::to_string((c + 1) / 256) + "." +
-                                          std::to_string((c + 1) % 256); }
-std::string router_mac(int c, int side) { return mac_address((0x78 + side) << 16 | (c + 1)); }
+std::string subnet(int cluster) {
+  return "10." + std::to_string(100 + cluster) + ".0.0/16";
+}
+std::string router_lan_ip(int c) {
+  return host_address(c, 255 * 256 + 254);
+}
+std::string router_wan_ip(int c) {
+  return "172.16." + std::to_string((c + 1) / 256) + "." + std::to_string((c + 1) % 256);
+}
+std::string router_mac(int c, int side) {
+  return mac_address((0x78 + side) << 16 | (c + 1));
+}
 
 // The WAN around the clusters: routers, the core, routes, static ARP, policies, SYN timing.
 // `member[c]` lists cluster c's host namespaces with their addresses and MACs.
@@ -144,10 +151,11 @@ void plan_wan(const scenario::Scenario& scenario, const std::string& prefix,
       host_lines.push_back("route add default via " + router_lan_ip(c));
       // SYN retransmission as the scenario's model: exponential from the kernel's fixed 1 s
       // initial RTO (linear time-outs off; this kernel's default 4 adds linear retries).
-      plan.ns_exec.push_back({m.ns, {"sysctl", "-q", "-w",
-                                     "net.ipv4.tcp_syn_retries=" +
-                                         std::to_string(network.syn.syn_retries),
-                                     "net.ipv4.tcp_syn_linear_timeouts=0"}});
+      plan.ns_exec.push_back(
+          {m.ns,
+           {"sysctl", "-q", "-w",
+            "net.ipv4.tcp_syn_retries=" + std::to_string(network.syn.syn_retries),
+            "net.ipv4.tcp_syn_linear_timeouts=0"}});
     }
     plan.ns_exec.push_back({router, {"sysctl", "-q", "-w", "net.ipv4.ip_forward=1"}});
     for (auto& rule : router_rules(network, c, subnet)) plan.ns_exec.push_back({router, rule});
@@ -201,10 +209,10 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
     const int k = static_cast<int>(group(cluster).size()) + 1;
     Member m{name, host_address(cluster, k), mac_address(next_mac++)};
     build.add_namespace(name);
-    build.add_link({name, "eth0", false, m.ip, m.mac},
-                   {switch_ns[static_cast<std::size_t>(sw)], "h" + std::to_string(next_mac - 1),
-                    true, "", ""},
-                   spec.host_latency, spec.host_bandwidth);
+    build.add_link(
+        {name, "eth0", false, m.ip, m.mac},
+        {switch_ns[static_cast<std::size_t>(sw)], "h" + std::to_string(next_mac - 1), true, "", ""},
+        spec.host_latency, spec.host_bandwidth);
     group(cluster).push_back(m);
     return m;
   };
@@ -226,9 +234,9 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
                                 scenario.network.rendezvous_cluster + "' is not a cluster");
   std::size_t root = 0;
   while (root < switches.size() &&
-         (rv_cluster < 0 ? !switches[root].parent.empty()
-                         : switches[root].name !=
-                               clusters[static_cast<std::size_t>(rv_cluster)].root_switch))
+         (rv_cluster < 0
+              ? !switches[root].parent.empty()
+              : switches[root].name != clusters[static_cast<std::size_t>(rv_cluster)].root_switch))
     ++root;
   if (root == switches.size()) throw std::invalid_argument("the network has no root switch");
   const Member rv = add_host(prefix + "rv", static_cast<int>(root), rv_cluster);

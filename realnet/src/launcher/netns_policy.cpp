@@ -24,8 +24,8 @@ int cluster_index(const scenario::Network& network, const std::string& name) {
 
 }  // namespace
 
-std::vector<std::vector<std::string>> router_rules(
-    const scenario::Network& network, int c, const std::function<std::string(int)>& subnet) {
+std::vector<std::vector<std::string>> router_rules(const scenario::Network& network, int c,
+                                                   const std::function<std::string(int)>& subnet) {
   const auto& cluster = network.clusters[static_cast<std::size_t>(c)];
   std::vector<Rule> rules;
   // Bursts of connection attempts beyond the rate: SYNs crossing the router in either direction
@@ -38,8 +38,8 @@ std::vector<std::vector<std::string>> router_rules(
                          std::to_string(burst), "--hashlimit-name", "tsgrate", "-j", "DROP"}));
   }
   if (cluster.policy == scenario::ClusterPolicy::Open) return rules;
-  rules.push_back(ipt({"-A", "FORWARD", "-m", "conntrack", "--ctstate", "ESTABLISHED,RELATED", "-j",
-                       "ACCEPT"}));
+  rules.push_back(ipt(
+      {"-A", "FORWARD", "-m", "conntrack", "--ctstate", "ESTABLISHED,RELATED", "-j", "ACCEPT"}));
   // NAT: private addresses are not reachable from outside whatever `allow` says (policy_outcome).
   const bool nat = cluster.policy == scenario::ClusterPolicy::Nat;
   for (const std::string& name : nat ? std::vector<std::string>{} : cluster.allow) {
@@ -53,8 +53,8 @@ std::vector<std::vector<std::string>> router_rules(
     rules.push_back(ipt({"-A", "FORWARD", "-i", kRouterLan, "-j", "ACCEPT"}));
   // Blocked SYNs: refused (RST from the router) or silently dropped (the sender times out).
   if (cluster.firewall_rejects && !nat)
-    rules.push_back(ipt({"-A", "FORWARD", "-p", "tcp", "-j", "REJECT", "--reject-with",
-                         "tcp-reset"}));
+    rules.push_back(
+        ipt({"-A", "FORWARD", "-p", "tcp", "-j", "REJECT", "--reject-with", "tcp-reset"}));
   rules.push_back(ipt({"-P", "FORWARD", "DROP"}));
   if (nat)
     rules.push_back(ipt({"-t", "nat", "-A", "POSTROUTING", "-o", kRouterWan, "-j", "MASQUERADE"}));

@@ -15,7 +15,7 @@ inline constexpr const char* kRouterLan = "lan";
 inline constexpr const char* kRouterWan = "wan";
 
 // The iptables argv lists for cluster `c`'s router; `subnet(d)` is cluster d's CIDR.
-std::vector<std::vector<std::string>> router_rules(
-    const scenario::Network& network, int c, const std::function<std::string(int)>& subnet);
+std::vector<std::vector<std::string>> router_rules(const scenario::Network& network, int c,
+                                                   const std::function<std::string(int)>& subnet);
 
 }  // namespace tsunagi::realnet
