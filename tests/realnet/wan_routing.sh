@@ -8,10 +8,17 @@ S="$SRC/tests/realnet/wan/two-open.toml"
 grep -q "^netns add tsg[0-9]*-wan$" "$WORK/dry.sh" || fail "dry run: no WAN core namespace"
 grep -q "^route add 10.101.0.0/16 via 172.16.0.2 dev wan$" "$WORK/dry.sh" || fail "dry run: no route east->west"
 grep -q "^route add default via 10.101.255.254$" "$WORK/dry.sh" || fail "dry run: no default route in west"
-grep -q "exec tsg[0-9]*-r0 sysctl -q -w net.ipv4.ip_forward=1" "$WORK/dry.sh" || fail "dry run: router forwarding"
+grep -q "exec tsg[0-9]*-r0 sysctl -q -w net.ipv4.ip_forward=1 " "$WORK/dry.sh" || fail "dry run: router forwarding"
 grep -q "tcp_syn_retries=1 net.ipv4.tcp_syn_linear_timeouts=0" "$WORK/dry.sh" || fail "dry run: SYN timing"
 [ "$(grep -c 'tsunagi-node .*--site west' "$WORK/dry.sh")" -eq 2 ] || fail "dry run: 2 nodes with --site west"
 echo "ok: WAN dry run"
+# The paper's layout: relay hosts inside (behind the router) or on the NAT gateway, NAT rules.
+"$TSUNAGI" run "$SRC/scenarios/papers/ssock-11-small.toml" --backend realnet --net netns --dry-run \
+  --set protocol.plan=all --set workload.kind=none --out "$WORK/ssock" > "$WORK/ssock.sh"
+[ "$(grep -c '^# relay host ' "$WORK/ssock.sh")" -eq 11 ] || fail "ssock dry run: not 11 relay hosts"
+grep -q "^# relay host imade-gw0: namespace tsg[0-9]*-r3, 172.16.0.4 " "$WORK/ssock.sh" || fail "imade gateway relay"
+[ "$(grep -c 'POSTROUTING -o wan -j MASQUERADE' "$WORK/ssock.sh")" -eq 2 ] || fail "ssock dry run: not 2 NAT routers"
+echo "ok: ssock-11-small dry run (11 relay hosts, 2 NAT routers)"
 need_netns
 run_realnet "$S" --backend realnet --net netns --out "$WORK/run" -q
 [ "$RUN_STATUS" -eq 0 ] || { cat "$WORK/run/realnet/"*.log >&2; fail "run failed ($RUN_STATUS)"; }

@@ -157,7 +157,11 @@ void plan_wan(const scenario::Scenario& scenario, const std::string& prefix,
             "net.ipv4.tcp_syn_retries=" + std::to_string(network.syn.syn_retries),
             "net.ipv4.tcp_syn_linear_timeouts=0"}});
     }
-    plan.ns_exec.push_back({router, {"sysctl", "-q", "-w", "net.ipv4.ip_forward=1"}});
+    // Forwarding; SYN timing too, for the Gateway relays that run here.
+    plan.ns_exec.push_back({router,
+                            {"sysctl", "-q", "-w", "net.ipv4.ip_forward=1",
+                             "net.ipv4.tcp_syn_retries=" + std::to_string(network.syn.syn_retries),
+                             "net.ipv4.tcp_syn_linear_timeouts=0"}});
     for (auto& rule : router_rules(network, c, subnet)) plan.ns_exec.push_back({router, rule});
   }
 }
@@ -240,6 +244,20 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
     ++root;
   if (root == switches.size()) throw std::invalid_argument("the network has no root switch");
   const Member rv = add_host(prefix + "rv", static_cast<int>(root), rv_cluster);
+  // Relay hosts: Inside ones on their cluster's root switch (behind the router's policy).
+  for (const scenario::RelaySlot& slot : scenario::relay_slots(scenario)) {
+    const auto& cluster = clusters[static_cast<std::size_t>(slot.cluster)];
+    const std::string router = prefix + "r" + std::to_string(slot.cluster);
+    if (slot.at == scenario::RelayPlacement::Gateway) {
+      plan.relay_hosts.push_back({slot.host, router, router_wan_ip(slot.cluster), cluster.name});
+      continue;
+    }
+    int sw = 0;
+    while (switches[static_cast<std::size_t>(sw)].name != cluster.root_switch) ++sw;
+    const Member m =
+        add_host(prefix + "x" + std::to_string(plan.relay_hosts.size()), sw, slot.cluster);
+    plan.relay_hosts.push_back({slot.host, m.ns, m.ip, cluster.name});
+  }
   plan.rendezvous_ns = rv.ns;
   plan.rendezvous_ip = rv.ip;
   plan.rendezvous_site = rv_cluster < 0 ? "" : clusters[static_cast<std::size_t>(rv_cluster)].name;

@@ -42,6 +42,13 @@ struct NetnsPlan {
   std::vector<std::pair<std::string, std::vector<std::string>>> ns_exec;
   std::vector<std::string> host_site;
   std::string rendezvous_site;
+  // Where relay daemons would run (scenario::relay_slots order): Inside relays are extra hosts
+  // on their cluster's root switch; Gateway relays run in the router namespace on its public
+  // (wan) address. No daemon is started on them yet (docs/realnet.md).
+  struct RelayHost {
+    std::string label, ns, ip, site;
+  };
+  std::vector<RelayHost> relay_hosts;
   std::vector<DelayLink> delay_links;  // made by tsunagi-delayline before ns_batch
   int veth_links = 0;
 };
