@@ -70,6 +70,7 @@ void AsioProcess::start() {
   started.self = endpoint();
   if (options_.rank != kNoRank) started.rendezvous = options_.rendezvous;
   started.host = options_.host_label;
+  started.site = options_.site;
   started.config = options_.config;
   deliver(std::move(started));
 }

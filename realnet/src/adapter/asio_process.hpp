@@ -46,6 +46,7 @@ struct AdapterOptions {
   std::uint16_t listen_port = 0;     // 0 = any free port (TCP and UDP get the same number)
   Endpoint rendezvous;               // nodes: where the rendezvous listens
   std::string host_label;            // the machine's name, as registered with the rendezvous
+  std::string site;                  // the cluster this process runs in ("" without clusters)
   std::shared_ptr<const ProtocolConfig> config;
   SteadyClock::time_point epoch = SteadyClock::now();
   // Calibration of this backend, not of the protocol: the core asks for K samples and keeps the

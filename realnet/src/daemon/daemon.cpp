@@ -109,6 +109,8 @@ void add_daemon_options(CLI::App& app, DaemonOptions& o, Role role) {
                    "Name of this machine as registered (processes "
                    "with the same label are host-mates); default: "
                    "the host name");
+    app.add_option("--site", o.site,
+                   "Cluster this process runs in (the scenario's network.cluster name)");
     app.add_option("--wait-rendezvous", o.wait_rendezvous_s,
                    "Seconds to wait for the rendezvous to accept connections")
         ->capture_default_str();
@@ -151,6 +153,7 @@ int run_daemon(DaemonOptions& o, Role role) {
   adapter.label = runner::process_label(adapter.rank);
   adapter.rendezvous = o.rendezvous;
   adapter.host_label = o.host_label.empty() ? machine_name() : o.host_label;
+  adapter.site = o.site;
   adapter.config = config;
   adapter.min_rtt_samples = o.rtt_samples_min;
   if (o.epoch_ns >= 0)

@@ -29,6 +29,7 @@ struct DaemonOptions {
   std::string rank_env;  // take the rank from this environment variable
   std::string rendezvous;
   std::string host_label;  // default: gethostname()
+  std::string site;        // the cluster (StartedInput.site); "" without clusters
   double wait_rendezvous_s = 30.0;
   // rendezvous only
   std::string ready_file;  // gets "ADDRESS:PORT" once listening

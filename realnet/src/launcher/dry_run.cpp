@@ -61,6 +61,15 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
       print_batch(out, "ip -n " + ns + " -b -", net.ns_batch.at(ns));
       if (net.tc_batch.count(ns)) print_batch(out, "tc -n " + ns + " -b -", net.tc_batch.at(ns));
     }
+    for (const auto& relay : net.relay_hosts)
+      out << "# relay host " << relay.label << ": namespace " << relay.ns << ", " << relay.ip
+          << " (site " << relay.site << "; no relay daemon started yet)\n";
+    if (!net.ns_exec.empty()) out << "# WAN: SYN timing, routers' forwarding and policies\n";
+    for (const auto& [ns, argv] : net.ns_exec) {
+      std::vector<std::string> line{"ip", "netns", "exec", ns};
+      line.insert(line.end(), argv.begin(), argv.end());
+      out << shell_line(line) << "\n";
+    }
   }
   if (plan.mode == "slurm") {
     out << "\n# inside an allocation (salloc/sbatch) with " << scenario::process_count(scenario)

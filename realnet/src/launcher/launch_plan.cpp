@@ -81,8 +81,26 @@ Fault parse_fault(const std::string& text, int processes) {
   return fault;
 }
 
+std::vector<Fault> scenario_kills(const scenario::Scenario& scenario) {
+  std::vector<Fault> kills;
+  const int processes = scenario::process_count(scenario);
+  for (const scenario::FaultSpec& spec : scenario.faults) {
+    Fault fault;
+    for (Rank r = 0; r < processes; ++r)
+      if (runner::process_label(r) == spec.kill) fault.rank = r;
+    if (runner::process_label(fault.rank) != spec.kill)
+      throw std::invalid_argument(scenario.path + ": [[faults]] kill = \"" + spec.kill +
+                                  "\": realnet kills ranks (r0..r" + std::to_string(processes - 1) +
+                                  ") only; relay daemons are not started by realnet yet");
+    fault.at_s = static_cast<double>(spec.at) / 1e9;
+    kills.push_back(fault);
+  }
+  return kills;
+}
+
 void check_launch_options(const scenario::Scenario& scenario, const LaunchOptions& options) {
   const std::string mode = resolve_mode(options);
+  scenario_kills(scenario);
   for (const std::string& text : options.faults)
     parse_fault(text, scenario::process_count(scenario));
   if (mode == "hosts") {
@@ -147,6 +165,7 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
   plan.absent.erase(std::unique(plan.absent.begin(), plan.absent.end()), plan.absent.end());
   const auto hosts = scenario::enumerate_hosts(scenario.network);
   const auto host_of = scenario::rank_to_host(scenario);
+  const auto site_of = scenario::rank_clusters(scenario);
   std::vector<std::string> cluster_hosts;
   if (plan.mode == "netns")
     plan.netns = plan_netns(scenario, prefix, {options.latency_scale, options.min_delay});
@@ -211,6 +230,10 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
                                                      : hosts[static_cast<std::size_t>(host)].host;
     args.insert(args.end(), {"--rank", std::to_string(r), "--rendezvous", kRendezvousPlaceholder,
                              "--listen", listen_of(host, false), "--host-label", label});
+    // The site (StartedInput.site), in every mode: deployment knowledge like the host label.
+    if (const int c = site_of[static_cast<std::size_t>(r)]; c >= 0)
+      args.insert(args.end(),
+                  {"--site", scenario.network.clusters[static_cast<std::size_t>(c)].name});
     place(p, host, args);
     plan.nodes.push_back(std::move(p));
   }

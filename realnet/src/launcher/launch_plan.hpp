@@ -50,6 +50,10 @@ struct Fault {
 // "kill:3@0.5" / "absent:3". Throws std::invalid_argument naming the bad spec.
 Fault parse_fault(const std::string& text, int processes);
 
+// The scenario's [[faults]] kills of ranks, as --fault kill:R@S (seconds after the ranks
+// start). Throws std::invalid_argument for a label realnet does not start (relays, for now).
+std::vector<Fault> scenario_kills(const scenario::Scenario& scenario);
+
 // Loopback / netns / hosts / slurm, from the options (empty = netns as root, else loopback).
 std::string resolve_mode(const LaunchOptions& options);
 

@@ -165,7 +165,7 @@ void Launch::wait_for_rendezvous() {
 }
 
 void Launch::watch_until_done() {
-  std::vector<Fault> kills;
+  std::vector<Fault> kills = scenario_kills(scenario_);
   for (const std::string& text : options_.faults) {
     Fault fault = parse_fault(text, scenario::process_count(scenario_));
     if (fault.kind == Fault::Kind::Kill) kills.push_back(fault);

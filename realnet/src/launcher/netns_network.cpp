@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "netns_policy.hpp"
+
 namespace tsunagi::realnet {
 namespace {
 
@@ -86,6 +88,84 @@ class Builder {
   const NetnsCalibration& calibration_;
 };
 
+// Addresses: one flat 10.77.0.0/16 without clusters; 10.<100+c>.0.0/16 for cluster c.
+std::string host_address(int cluster, int k) {
+  if (cluster < 0) return address(k);
+  return "10." + std::to_string(100 + cluster) + "." + std::to_string(k / 256) + "." +
+         std::to_string(k % 256);
+}
+std::string subnet(int cluster) {
+  return "10." + std::to_string(100 + cluster) + ".0.0/16";
+}
+std::string router_lan_ip(int c) {
+  return host_address(c, 255 * 256 + 254);
+}
+std::string router_wan_ip(int c) {
+  return "172.16." + std::to_string((c + 1) / 256) + "." + std::to_string((c + 1) % 256);
+}
+std::string router_mac(int c, int side) {
+  return mac_address((0x78 + side) << 16 | (c + 1));
+}
+
+// The WAN around the clusters: routers, the core, routes, static ARP, policies, SYN timing.
+// `member[c]` lists cluster c's host namespaces with their addresses and MACs.
+struct Member {
+  std::string ns, ip, mac;
+};
+void plan_wan(const scenario::Scenario& scenario, const std::string& prefix,
+              const std::vector<std::string>& switch_ns,
+              const std::vector<std::vector<Member>>& member, NetnsPlan& plan, Builder& build) {
+  const auto& network = scenario.network;
+  const auto& clusters = network.clusters;
+  const std::string core = prefix + "wan";
+  build.add_namespace(core);
+  build.add_bridge(core);
+  std::map<std::string, int> switch_index;
+  for (std::size_t s = 0; s < network.switches.size(); ++s)
+    switch_index[network.switches[s].name] = static_cast<int>(s);
+  for (int c = 0; c < static_cast<int>(clusters.size()); ++c) {
+    const auto& cluster = clusters[static_cast<std::size_t>(c)];
+    const int root = switch_index.at(cluster.root_switch);
+    const auto& root_switch = network.switches[static_cast<std::size_t>(root)];
+    const std::string router = prefix + "r" + std::to_string(c);
+    build.add_namespace(router);
+    build.add_link({router, kRouterLan, false, router_lan_ip(c), router_mac(c, 0)},
+                   {switch_ns[static_cast<std::size_t>(root)], "gw", true, "", ""}, 0,
+                   root_switch.host_bandwidth);
+    build.add_link({router, kRouterWan, false, router_wan_ip(c), router_mac(c, 1)},
+                   {core, "r" + std::to_string(c), true, "", ""}, cluster.wan_latency,
+                   cluster.wan_bandwidth);
+    auto& lines = plan.ns_batch[router];
+    for (int d = 0; d < static_cast<int>(clusters.size()); ++d) {
+      if (d == c) continue;
+      lines.push_back("neigh replace " + router_wan_ip(d) + " lladdr " + router_mac(d, 1) +
+                      " dev " + kRouterWan + " nud permanent");
+      lines.push_back("route add " + subnet(d) + " via " + router_wan_ip(d) + " dev " + kRouterWan);
+    }
+    for (const Member& m : member[static_cast<std::size_t>(c)]) {
+      lines.push_back("neigh replace " + m.ip + " lladdr " + m.mac + " dev " + kRouterLan +
+                      " nud permanent");
+      auto& host_lines = plan.ns_batch[m.ns];
+      host_lines.push_back("neigh replace " + router_lan_ip(c) + " lladdr " + router_mac(c, 0) +
+                           " dev eth0 nud permanent");
+      host_lines.push_back("route add default via " + router_lan_ip(c));
+      // SYN retransmission as the scenario's model: exponential from the kernel's fixed 1 s
+      // initial RTO (linear time-outs off; this kernel's default 4 adds linear retries).
+      plan.ns_exec.push_back(
+          {m.ns,
+           {"sysctl", "-q", "-w",
+            "net.ipv4.tcp_syn_retries=" + std::to_string(network.syn.syn_retries),
+            "net.ipv4.tcp_syn_linear_timeouts=0"}});
+    }
+    // Forwarding; SYN timing too, for the Gateway relays that run here.
+    plan.ns_exec.push_back({router,
+                            {"sysctl", "-q", "-w", "net.ipv4.ip_forward=1",
+                             "net.ipv4.tcp_syn_retries=" + std::to_string(network.syn.syn_retries),
+                             "net.ipv4.tcp_syn_linear_timeouts=0"}});
+    for (auto& rule : router_rules(network, c, subnet)) plan.ns_exec.push_back({router, rule});
+  }
+}
+
 }  // namespace
 
 NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& prefix,
@@ -93,9 +173,13 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
   if (calibration.latency_scale < 0 || !std::isfinite(calibration.latency_scale))
     throw std::invalid_argument("--latency-scale must be a finite number >= 0");
   const auto& switches = scenario.network.switches;
+  const auto& clusters = scenario.network.clusters;
   const std::vector<scenario::HostSlot> hosts = scenario::enumerate_hosts(scenario.network);
   if (hosts.size() + 2 >= 255 * 256)
     throw std::invalid_argument("netns emulation holds at most 65,000 hosts");
+  if (clusters.size() > 150)
+    throw std::invalid_argument("netns emulation holds at most 150 clusters");
+  const std::vector<int> of_switch = scenario::cluster_of_switches(scenario.network);
   NetnsPlan plan;
   plan.prefix = prefix;
   Builder build(plan, calibration);
@@ -118,43 +202,77 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
                    {switch_ns[parent], "down" + std::to_string(s), true, "", ""},
                    switches[s].uplink_latency, switches[s].uplink_bandwidth);
   }
+  // Members of each cluster (one group, -1, without clusters), for addresses and static ARP.
+  std::vector<std::vector<Member>> member(std::max<std::size_t>(1, clusters.size()));
+  auto group = [&](int cluster) -> std::vector<Member>& {
+    return member[static_cast<std::size_t>(std::max(0, cluster))];
+  };
+  int next_mac = 1;
+  auto add_host = [&](const std::string& name, int sw, int cluster) {
+    const auto& spec = switches[static_cast<std::size_t>(sw)];
+    const int k = static_cast<int>(group(cluster).size()) + 1;
+    Member m{name, host_address(cluster, k), mac_address(next_mac++)};
+    build.add_namespace(name);
+    build.add_link(
+        {name, "eth0", false, m.ip, m.mac},
+        {switch_ns[static_cast<std::size_t>(sw)], "h" + std::to_string(next_mac - 1), true, "", ""},
+        spec.host_latency, spec.host_bandwidth);
+    group(cluster).push_back(m);
+    return m;
+  };
   for (std::size_t h = 0; h < hosts.size(); ++h) {
-    const auto& sw = switches[static_cast<std::size_t>(hosts[h].switch_index)];
-    plan.host_ns.push_back(prefix + "h" + std::to_string(h));
-    plan.host_ip.push_back(address(static_cast<int>(h) + 1));
-    build.add_namespace(plan.host_ns.back());
-    build.add_link({plan.host_ns.back(), "eth0", false, plan.host_ip.back(),
-                    mac_address(static_cast<int>(h) + 1)},
-                   {switch_ns[static_cast<std::size_t>(hosts[h].switch_index)],
-                    "h" + std::to_string(h), true, "", ""},
-                   sw.host_latency, sw.host_bandwidth);
+    const int sw = hosts[h].switch_index;
+    const int cluster = of_switch[static_cast<std::size_t>(sw)];
+    const Member m = add_host(prefix + "h" + std::to_string(h), sw, cluster);
+    plan.host_ns.push_back(m.ns);
+    plan.host_ip.push_back(m.ip);
+    plan.host_site.push_back(cluster < 0 ? "" : clusters[static_cast<std::size_t>(cluster)].name);
   }
-  // The rendezvous: a host of its own on the root switch, wired like the root's hosts.
+  // The rendezvous: a host of its own on the root switch (of network.rendezvous_cluster),
+  // wired like the root's hosts (as in SimGrid).
+  int rv_cluster = -1;
+  for (std::size_t c = 0; c < clusters.size(); ++c)
+    if (clusters[c].name == scenario.network.rendezvous_cluster) rv_cluster = static_cast<int>(c);
+  if (!clusters.empty() && rv_cluster < 0)
+    throw std::invalid_argument("network.rendezvous_cluster '" +
+                                scenario.network.rendezvous_cluster + "' is not a cluster");
   std::size_t root = 0;
-  while (root < switches.size() && !switches[root].parent.empty()) ++root;
+  while (root < switches.size() &&
+         (rv_cluster < 0
+              ? !switches[root].parent.empty()
+              : switches[root].name != clusters[static_cast<std::size_t>(rv_cluster)].root_switch))
+    ++root;
   if (root == switches.size()) throw std::invalid_argument("the network has no root switch");
-  plan.rendezvous_ns = prefix + "rv";
-  plan.rendezvous_ip = address(static_cast<int>(hosts.size()) + 1);
-  build.add_namespace(plan.rendezvous_ns);
-  build.add_link({plan.rendezvous_ns, "eth0", false, plan.rendezvous_ip,
-                  mac_address(static_cast<int>(hosts.size()) + 1)},
-                 {switch_ns[root], "rv", true, "", ""}, switches[root].host_latency,
-                 switches[root].host_bandwidth);
-  // Static ARP: every host knows every other host's MAC from the start. ARP is not part of what
-  // the scenario describes, and 32 hosts resolving each other at the same moment through delay
-  // lines lost resolutions for seconds; packets parked behind an unresolved neighbour then
-  // filled the UDP echo socket's send buffer, and probes failed (docs/realnet.md).
-  std::vector<std::string> all_ns = plan.host_ns;
-  all_ns.push_back(plan.rendezvous_ns);
-  for (std::size_t a = 0; a < all_ns.size(); ++a) {
-    auto& lines = plan.ns_batch[all_ns[a]];
-    for (std::size_t b = 0; b < all_ns.size(); ++b) {
-      if (a == b) continue;
-      const int k = static_cast<int>(b) + 1;
-      lines.push_back("neigh replace " + address(k) + " lladdr " + mac_address(k) +
-                      " dev eth0 nud permanent");
+  const Member rv = add_host(prefix + "rv", static_cast<int>(root), rv_cluster);
+  // Relay hosts: Inside ones on their cluster's root switch (behind the router's policy).
+  for (const scenario::RelaySlot& slot : scenario::relay_slots(scenario)) {
+    const auto& cluster = clusters[static_cast<std::size_t>(slot.cluster)];
+    const std::string router = prefix + "r" + std::to_string(slot.cluster);
+    if (slot.at == scenario::RelayPlacement::Gateway) {
+      plan.relay_hosts.push_back({slot.host, router, router_wan_ip(slot.cluster), cluster.name});
+      continue;
     }
+    int sw = 0;
+    while (switches[static_cast<std::size_t>(sw)].name != cluster.root_switch) ++sw;
+    const Member m =
+        add_host(prefix + "x" + std::to_string(plan.relay_hosts.size()), sw, slot.cluster);
+    plan.relay_hosts.push_back({slot.host, m.ns, m.ip, cluster.name});
   }
+  plan.rendezvous_ns = rv.ns;
+  plan.rendezvous_ip = rv.ip;
+  plan.rendezvous_site = rv_cluster < 0 ? "" : clusters[static_cast<std::size_t>(rv_cluster)].name;
+  // Static ARP: every host knows every other host of its LAN from the start. ARP is not part of
+  // what the scenario describes, and 32 hosts resolving each other at the same moment through
+  // delay lines lost resolutions for seconds; packets parked behind an unresolved neighbour then
+  // filled the UDP echo socket's send buffer, and probes failed (docs/realnet.md).
+  for (const auto& lan : member)
+    for (const Member& a : lan) {
+      auto& lines = plan.ns_batch[a.ns];
+      for (const Member& b : lan)
+        if (b.ns != a.ns)
+          lines.push_back("neigh replace " + b.ip + " lladdr " + b.mac + " dev eth0 nud permanent");
+    }
+  if (!clusters.empty()) plan_wan(scenario, prefix, switch_ns, member, plan, build);
   return plan;
 }
 

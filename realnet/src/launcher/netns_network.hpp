@@ -5,7 +5,10 @@
 //   - every link is a veth pair, or, when its scaled latency needs it, a pair of TAP devices
 //     joined by tsunagi-delayline (this kernel has no netem: notes/netns.md);
 //   - every link end gets a tbf qdisc at the link's bandwidth;
-//   - the rendezvous has a host namespace of its own on the root switch (as in SimGrid).
+//   - the rendezvous has a host namespace of its own on the root switch (as in SimGrid);
+//   - WAN scenarios (network.clusters): one subnet 10.<100+c>.0.0/16 per cluster, a router
+//     namespace per cluster (lan on the cluster's root switch, wan to a core bridge over the
+//     cluster's WAN link), the cluster's policy as iptables rules (netns_policy.hpp).
 // Namespaces have no route out. All names start with the run's prefix (tsg<pid>-), so
 // clean-up only ever touches this run's objects.
 #pragma once
@@ -34,6 +37,18 @@ struct NetnsPlan {
   std::vector<std::string> root_batch;                       // `ip -b -`: namespaces and veth pairs
   std::map<std::string, std::vector<std::string>> ns_batch;  // `ip -n NS -b -` per namespace
   std::map<std::string, std::vector<std::string>> tc_batch;  // `tc -n NS -b -` per namespace
+  // WAN scenarios: commands run as `ip netns exec NS argv...` after the batches (sysctls,
+  // iptables), in order; the cluster of every host ("" without clusters).
+  std::vector<std::pair<std::string, std::vector<std::string>>> ns_exec;
+  std::vector<std::string> host_site;
+  std::string rendezvous_site;
+  // Where relay daemons would run (scenario::relay_slots order): Inside relays are extra hosts
+  // on their cluster's root switch; Gateway relays run in the router namespace on its public
+  // (wan) address. No daemon is started on them yet (docs/realnet.md).
+  struct RelayHost {
+    std::string label, ns, ip, site;
+  };
+  std::vector<RelayHost> relay_hosts;
   std::vector<DelayLink> delay_links;  // made by tsunagi-delayline before ns_batch
   int veth_links = 0;
 };

@@ -93,6 +93,12 @@ void NetnsSession::build(Supervisor& supervisor, const std::string& delayline_pr
     if (tc != plan_.tc_batch.end())
       run_tool({"tc", "-n", ns, "-b", write_batch(ns + "-tc", tc->second)}, log);
   }
+  for (const auto& [ns, argv] : plan_.ns_exec) {
+    if (interrupted()) throw std::runtime_error("interrupted while building the network");
+    std::vector<std::string> command{"ip", "netns", "exec", ns};
+    command.insert(command.end(), argv.begin(), argv.end());
+    run_tool(command, log);
+  }
 }
 
 void NetnsSession::tear_down() {
