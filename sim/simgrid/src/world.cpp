@@ -71,7 +71,7 @@ int World::find(const Endpoint& endpoint) const {
 }
 
 bool World::run_over() const {
-  return processes_.back().exited && failure_.empty();
+  return processes_[static_cast<std::size_t>(rendezvous_index_)].exited && failure_.empty();
 }
 
 bool World::record_exit(int index, TimeNs now, const ExitCmd& exit) {
