@@ -8,6 +8,7 @@ const char* to_string(PlanKind plan) {
     case PlanKind::AllToAll: return "all";
     case PlanKind::RandomK: return "random";
     case PlanKind::TopologyAware: return "topology";
+    case PlanKind::Relay: return "relay";
   }
   return "?";
 }
@@ -17,6 +18,7 @@ const char* to_string(WorkloadKind kind) {
     case WorkloadKind::None: return "none";
     case WorkloadKind::PingPong: return "pingpong";
     case WorkloadKind::IntSort: return "intsort";
+    case WorkloadKind::Connectivity: return "connectivity";
   }
   return "?";
 }
@@ -25,12 +27,13 @@ const char* to_string(RoutingKind kind) {
   switch (kind) {
     case RoutingKind::Rounds: return "rounds";
     case RoutingKind::FromGroups: return "groups";
+    case RoutingKind::Direct: return "direct";
   }
   return "?";
 }
 
 bool parse_routing_kind(const std::string& text, RoutingKind& out) {
-  for (RoutingKind k : {RoutingKind::Rounds, RoutingKind::FromGroups}) {
+  for (RoutingKind k : {RoutingKind::Rounds, RoutingKind::FromGroups, RoutingKind::Direct}) {
     if (text == to_string(k)) {
       out = k;
       return true;
@@ -87,7 +90,7 @@ bool parse_group_method(const std::string& text, GroupMethod& out) {
 }
 
 bool parse_plan_kind(const std::string& text, PlanKind& out) {
-  for (PlanKind k : {PlanKind::AllToAll, PlanKind::RandomK, PlanKind::TopologyAware}) {
+  for (PlanKind k : {PlanKind::AllToAll, PlanKind::RandomK, PlanKind::TopologyAware, PlanKind::Relay}) {
     if (text == to_string(k)) {
       out = k;
       return true;
@@ -97,7 +100,8 @@ bool parse_plan_kind(const std::string& text, PlanKind& out) {
 }
 
 bool parse_workload_kind(const std::string& text, WorkloadKind& out) {
-  for (WorkloadKind k : {WorkloadKind::None, WorkloadKind::PingPong, WorkloadKind::IntSort}) {
+  for (WorkloadKind k : {WorkloadKind::None, WorkloadKind::PingPong, WorkloadKind::IntSort,
+                         WorkloadKind::Connectivity}) {
     if (text == to_string(k)) {
       out = k;
       return true;

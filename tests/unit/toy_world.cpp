@@ -2,35 +2,77 @@
 
 namespace tsunagi::testing {
 
-ToyWorld::ToyWorld(ProtocolConfig config, std::vector<int> switch_of, std::vector<int> host_of)
-    : switch_of_(std::move(switch_of)), host_of_(std::move(host_of)) {
+ToyWorld::ToyWorld(ProtocolConfig config, std::vector<int> switch_of, std::vector<int> host_of,
+                   ToySites sites)
+    : switch_of_(std::move(switch_of)), host_of_(std::move(host_of)), sites_(std::move(sites)) {
   n_ = static_cast<int>(switch_of_.size());
   config.processes = n_;
+  config.relays = static_cast<int>(sites_.relay_sites.size());
   config_ = std::make_shared<const ProtocolConfig>(config);
   for (int r = 0; r < n_; ++r) procs_.push_back(make_node());
   procs_.push_back(make_rendezvous());
+  std::map<int, int> relays_in_site;
+  for (int site : sites_.relay_sites) {
+    procs_.push_back(make_relay());
+    const std::string name = sites_.names.at(static_cast<std::size_t>(site));
+    relay_labels_.push_back(name + "-relay" + std::to_string(relays_in_site[site]++));
+  }
   exited_.assign(procs_.size(), false);
   conns_.resize(procs_.size());
   next_accept_.assign(procs_.size(), kAcceptedConnBit);
   schedule(0, n_, StartedInput{kNoRank, "rdv", "", "rdv-host", "", config_});
   for (int r = 0; r < n_; ++r) {
-    schedule(1000, r, StartedInput{r, "p" + std::to_string(r), "rdv", "h" + std::to_string(host_of_[static_cast<std::size_t>(r)]), "", config_});
+    const std::string site = sites_.site_of_rank.empty()
+        ? "" : sites_.names.at(static_cast<std::size_t>(sites_.site_of_rank.at(static_cast<std::size_t>(r))));
+    schedule(1000, r, StartedInput{r, "p" + std::to_string(r), "rdv", "h" + std::to_string(host_of_[static_cast<std::size_t>(r)]), site, config_});
+  }
+  for (std::size_t i = 0; i < relay_labels_.size(); ++i) {
+    const std::string& site = sites_.names.at(static_cast<std::size_t>(sites_.relay_sites[i]));
+    schedule(1000, relay_proc(static_cast<int>(i)),
+             StartedInput{kNoRank, "q" + std::to_string(i), "rdv", relay_labels_[i], site, config_});
   }
 }
 
+int ToyWorld::site_of(int proc) const {
+  if (proc < n_) return sites_.site_of_rank.empty() ? -1 : sites_.site_of_rank[static_cast<std::size_t>(proc)];
+  if (proc == n_) return -1;  // the rendezvous: reachable from everywhere, like kototoi
+  return sites_.relay_sites.at(static_cast<std::size_t>(proc - n_ - 1));
+}
+
+std::optional<ConnectFailure> ToyWorld::policy(int from, int to) const {
+  const int a = site_of(from), b = site_of(to);
+  if (a < 0 || b < 0 || a == b || !sites_.blocked) return std::nullopt;
+  return sites_.blocked(a, b);
+}
+
+// A crash: the process stops and every peer sees its connection close.
+void ToyWorld::crash(int proc) {
+  exited_[static_cast<std::size_t>(proc)] = true;
+  for (auto& [conn, end] : conns_[static_cast<std::size_t>(proc)]) {
+    conns_[static_cast<std::size_t>(end.peer_proc)].erase(end.peer_conn);
+    schedule(std::max(fifo_[{proc, end.peer_proc}], now + one_way(proc, end.peer_proc, 64)),
+             end.peer_proc, ClosedInput{end.peer_conn});
+  }
+  conns_[static_cast<std::size_t>(proc)].clear();
+}
+
 std::string ToyWorld::label(int proc) const {
+  if (proc > n_) return relay_labels_.at(static_cast<std::size_t>(proc - n_ - 1));
   return proc == n_ ? "rendezvous" : "r" + std::to_string(proc);
 }
 
 int ToyWorld::proc_of(const Endpoint& e) const {
   if (e == "rdv") return n_;
   if (e.size() > 1 && e[0] == 'p') return std::stoi(e.substr(1));
+  if (e.size() > 1 && e[0] == 'q') return n_ + 1 + std::stoi(e.substr(1));
   return -1;
 }
 
 TimeNs ToyWorld::one_way(int a, int b, std::uint64_t bytes) const {
   TimeNs serialization = static_cast<TimeNs>(bytes);  // 1 GB/s
   if (a == n_ || b == n_) return 100 * kNsPerUs + serialization;
+  if (site_of(a) != site_of(b)) return 5 * kNsPerMs + serialization;
+  if (a > n_ || b > n_) return 20 * kNsPerUs + serialization;  // a relay on the site's switch
   auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
   if (host_of_[ua] == host_of_[ub]) return 2 * kNsPerUs + serialization;
   if (switch_of_[ua] == switch_of_[ub]) return 20 * kNsPerUs + serialization;
@@ -49,6 +91,12 @@ void ToyWorld::perform(int p, Command cmd) {
           int target = proc_of(c.to);
           if (target < 0 || exited_[static_cast<std::size_t>(target)]) {
             schedule(now + 1000, p, ConnectFailedInput{c.conn, ConnectFailure::Refused});
+            return;
+          }
+          if (auto failure = policy(p, target)) {
+            const TimeNs after = *failure == ConnectFailure::TimedOut ? 10 * kNsPerSec
+                                                                      : 2 * one_way(p, target, 64);
+            schedule(now + after, p, ConnectFailedInput{c.conn, *failure});
             return;
           }
           ConnId accepted = next_accept_[static_cast<std::size_t>(target)]++;
@@ -105,6 +153,11 @@ bool ToyWorld::run(TimeNs limit) {
     queue_.pop();
     if (ev.at > limit) break;
     now = ev.at;
+    for (auto it = kills_.begin(); it != kills_.end();) {
+      if (it->first > now) { ++it; continue; }
+      crash(it->second);
+      it = kills_.erase(it);
+    }
     auto p = static_cast<std::size_t>(ev.proc);
     if (exited_[p]) continue;
     procs_[p]->handle(Input{now, std::move(ev.event)});

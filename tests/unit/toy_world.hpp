@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <string>
 #include <vector>
@@ -15,6 +16,16 @@
 
 namespace tsunagi::testing {
 
+// Sites (LANs) behind a policy, with relay daemons: the relay plan of paper 001 in miniature.
+// Processes of different sites are 5 ms apart one way; `blocked` says what a connect from one
+// site to another meets (nullopt = accepted; TimedOut arrives after 10 s).
+struct ToySites {
+  std::vector<int> site_of_rank;
+  std::vector<std::string> names;      // site index -> name
+  std::vector<int> relay_sites;        // one entry per relay: its site
+  std::function<std::optional<ConnectFailure>(int from_site, int to_site)> blocked;
+};
+
 struct ToyRecord {
   std::string proc;
   TraceCmd trace;
@@ -23,7 +34,12 @@ struct ToyRecord {
 class ToyWorld {
  public:
   // switch_of[r] = switch of rank r; host_of[r] = host of rank r.
-  ToyWorld(ProtocolConfig config, std::vector<int> switch_of, std::vector<int> host_of);
+  ToyWorld(ProtocolConfig config, std::vector<int> switch_of, std::vector<int> host_of,
+           ToySites sites = {});
+  // Kills process `proc` (ranks 0..n-1, then the rendezvous, then the relays) at `at`: its
+  // peers see their connections close, as after a crash.
+  void kill(int proc, TimeNs at) { kills_.emplace_back(at, proc); }
+  int relay_proc(int relay) const { return n_ + 1 + relay; }
   // Runs until every process exited or `limit` simulated ns passed; true if all exited ok.
   bool run(TimeNs limit = 1000 * kNsPerSec);
 
@@ -50,6 +66,9 @@ class ToyWorld {
   void perform(int proc, Command cmd);
   int proc_of(const Endpoint& e) const;
   std::string label(int proc) const;
+  int site_of(int proc) const;
+  std::optional<ConnectFailure> policy(int from, int to) const;
+  void crash(int proc);
 
   std::shared_ptr<const ProtocolConfig> config_;
   std::vector<int> switch_of_, host_of_;
@@ -61,6 +80,9 @@ class ToyWorld {
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   std::uint64_t seq_ = 0;
   int n_;
+  ToySites sites_;
+  std::vector<std::string> relay_labels_;
+  std::vector<std::pair<TimeNs, int>> kills_;
 };
 
 }  // namespace tsunagi::testing

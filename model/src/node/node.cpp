@@ -4,6 +4,13 @@
 
 namespace tsunagi {
 
+namespace {
+// Connections the node counts (connections.*): not the rendezvous's, not the one to its relay.
+bool counts_as_data(wire::ConnPurpose purpose) {
+  return purpose == wire::ConnPurpose::Static || purpose == wire::ConnPurpose::Shortcut;
+}
+}  // namespace
+
 std::unique_ptr<Process> make_node() { return std::make_unique<Node>(); }
 
 void Node::handle(const Input& input) {
@@ -18,7 +25,9 @@ void Node::handle(const Input& input) {
         else if constexpr (std::is_same_v<T, ConnectFailedInput>) on_connect_failed(ev);
         else if constexpr (std::is_same_v<T, ReceivedInput>) on_received(ev);
         else if constexpr (std::is_same_v<T, ClosedInput>) on_closed(ev.conn);
-        else if constexpr (std::is_same_v<T, TimerFiredInput>) { /* node arms no timers yet */ }
+        else if constexpr (std::is_same_v<T, TimerFiredInput>) {
+          if (workload_) workload_->on_timer(*this, ev.timer);  // only workloads arm timers
+        }
         else if constexpr (std::is_same_v<T, RttMeasuredInput>) on_rtt(ev);
         else if constexpr (std::is_same_v<T, ThroughputMeasuredInput>) on_throughput(ev);
         else if constexpr (std::is_same_v<T, ComputeDoneInput>) {
@@ -32,12 +41,13 @@ void Node::on_started(const StartedInput& in) {
   rank_ = in.rank;
   self_ = in.self;
   host_ = in.host;
+  site_ = in.site;
   config_ = in.config;
   n_ = config_->processes;
   shortcuts_ = ShortcutCache(config_->overlay.shortcut_capacity);
   phase_ = Phase::Registering;
   rendezvous_conn_ = open_connection(in.rendezvous, kNoRank, wire::ConnPurpose::Control);
-  send_frame(rendezvous_conn_, wire::make_register({rank_, self_, host_}));
+  send_frame(rendezvous_conn_, wire::make_register({rank_, self_, host_, site_}));
 }
 
 ConnId Node::open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose purpose) {
@@ -75,6 +85,7 @@ void Node::on_connected(ConnId id) {
     static_connect_settled(c);
   }
   if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_up(c.peer, id, true);
+  if (c.purpose == wire::ConnPurpose::Relay) relay_up(id);
 }
 
 void Node::on_accepted(ConnId id) {
@@ -99,6 +110,7 @@ void Node::on_connect_failed(const ConnectFailedInput& in) {
     static_connect_settled(c);
   }
   if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_pending_.erase(c.peer);
+  if (c.purpose == wire::ConnPurpose::Relay) relay_gone(in.conn, "relay_attach_failed");
 }
 
 void Node::on_received(ReceivedInput in) {
@@ -163,6 +175,14 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
     case FrameType::Data:
       if (c.purpose == wire::ConnPurpose::Shortcut) touch_shortcut(c.peer, id);
       return on_data(std::move(frame));
+    case FrameType::RelayList: {
+      auto msg = wire::read_relay_list(frame);
+      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+      site_relays_ = std::get<wire::RelayListMsg>(std::move(msg)).relays;
+      return;
+    }
+    case FrameType::Undeliverable: return on_undeliverable_notice(frame);
+    case FrameType::Start: return on_start();
     case FrameType::Shutdown: return on_shutdown();
     case FrameType::Goodbye: return on_goodbye(id);
     default: return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
@@ -177,6 +197,7 @@ void Node::on_hello(ConnId id, const wire::Frame& frame) {
   if (c.outgoing) return;  // the acceptor does not greet back: nothing to learn
   if (c.up) return reject(id, "second hello");
   if (hello.rank < 0 || hello.rank >= n_) return reject(id, "hello from unknown rank");
+  if (hello.purpose == wire::ConnPurpose::Relay) return reject(id, "relay attach sent to a node");
   c.peer = hello.rank;
   c.purpose = hello.purpose;
   c.up = true;
@@ -187,9 +208,7 @@ void Node::on_hello(ConnId id, const wire::Frame& frame) {
 void Node::close_connection(ConnId id) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
-  if (it->second.up && it->second.purpose != wire::ConnPurpose::Control) {
-    --counters_.open_data_connections;
-  }
+  if (it->second.up && counts_as_data(it->second.purpose)) --counters_.open_data_connections;
   conns_.erase(it);
   emit(CloseCmd{id});
 }
@@ -199,8 +218,9 @@ void Node::on_closed(ConnId id) {
   if (it == conns_.end()) return;
   Rank peer = it->second.peer;
   auto purpose = it->second.purpose;
-  if (it->second.up && purpose != wire::ConnPurpose::Control) --counters_.open_data_connections;
+  if (it->second.up && counts_as_data(purpose)) --counters_.open_data_connections;
   conns_.erase(it);
+  if (purpose == wire::ConnPurpose::Relay) return relay_gone(id, "relay_lost");
   if (purpose == wire::ConnPurpose::Shortcut) {
     auto held = shortcuts_.find(peer);
     if (held && *held == id) {

@@ -109,7 +109,21 @@ class Node final : public Process, private WorkloadContext {
   void retire_shortcut(ConnId id);
   void on_goodbye(ConnId id);
   void flush_waiting_frames();
+  void undeliverable(const wire::Frame& frame, const std::string& reason);
   void on_shutdown();
+
+  // node_relay.cpp: plan = relay (attach to a relay of the site) and routing = direct (barrier)
+  bool relay_plan() const { return config_->overlay.plan == PlanKind::Relay; }
+  bool direct_routing() const { return config_->overlay.routing == RoutingKind::Direct; }
+  bool in_own_site(Rank peer) const;
+  void attach_relay();
+  void relay_up(ConnId id);
+  void relay_gone(ConnId id, const char* why);
+  void send_via_relay(wire::Frame frame);
+  void on_undeliverable_notice(const wire::Frame& frame);
+  void announce_settled();
+  void on_start();
+  void start_workload();
 
   // WorkloadContext
   Rank rank() const override { return rank_; }
@@ -120,6 +134,7 @@ class Node final : public Process, private WorkloadContext {
   void compute(std::uint64_t task, TimeNs duration) override;
   void report(const std::string& key, nlohmann::json value) override;
   void finished() override;
+  void arm_timer(std::uint64_t timer, TimeNs at) override { emit(ArmTimerCmd{timer, at}); }
 
   Phase phase_ = Phase::Idle;
   TimeNs now_ = 0;
@@ -127,6 +142,7 @@ class Node final : public Process, private WorkloadContext {
   int n_ = 0;
   Endpoint self_;
   std::string host_;
+  std::string site_;
   std::shared_ptr<const ProtocolConfig> config_;
 
   ConnId next_conn_ = 1;
@@ -160,6 +176,15 @@ class Node final : public Process, private WorkloadContext {
   ShortcutCache shortcuts_{0};
   std::set<Rank> shortcut_pending_;
   std::vector<wire::Frame> waiting_frames_;      // data that arrived before routes existed
+  TimeNs settled_at_ = -1;                       // when the static connects settled
+
+  // relay plan
+  std::vector<wire::RelayEntry> site_relays_;    // ours first, then the fall-backs
+  std::size_t relay_choice_ = 0;                 // index of the relay tried or attached
+  ConnId relay_conn_ = 0;
+  bool relay_attached_ = false;
+  bool relay_settled_ = true;                    // attached, or no relay left to try
+  std::vector<wire::Frame> relay_waiting_;       // for other sites, while attaching
 
   // workload
   std::unique_ptr<Workload> workload_;

@@ -23,23 +23,32 @@ void Node::send(Rank dst, std::uint32_t tag, Bytes body, std::uint64_t filler) {
     send_frame(*conn, frame);
     return;
   }
+  const bool other_site = relay_plan() && !in_own_site(dst);
   forward(std::move(frame));
-  maybe_open_shortcut(dst);
+  if (!other_site) maybe_open_shortcut(dst);  // no shortcuts through firewalls: relays do that
 }
 
 void Node::forward(wire::Frame frame) {
+  if (relay_plan() && !in_own_site(frame.dst)) return send_via_relay(std::move(frame));
+  if (direct_routing()) return undeliverable(frame, "no connection");
   if (!routes_ready()) {
     waiting_frames_.push_back(std::move(frame));  // routes are still being built
     return;
   }
   Rank next = next_hop(frame.dst);
   auto it = next == kNoRank ? static_conns_.end() : static_conns_.find(next);
-  if (it == static_conns_.end()) {
-    ++counters_.messages_undeliverable;
-    trace("undeliverable", {{"src", frame.src}, {"dst", frame.dst}, {"reason", "no route"}});
-    return;
-  }
+  if (it == static_conns_.end()) return undeliverable(frame, "no route");
   send_frame(it->second, frame);
+}
+
+// Counted and traced; when the frame is this rank's own message its workload hears of it.
+void Node::undeliverable(const wire::Frame& frame, const std::string& reason) {
+  ++counters_.messages_undeliverable;
+  trace("undeliverable", {{"src", frame.src}, {"dst", frame.dst}, {"reason", reason}});
+  if (frame.src != rank_ || frame.type != wire::FrameType::Data || !workload_) return;
+  auto msg = wire::read_data(frame);
+  if (auto* data = std::get_if<wire::DataMsg>(&msg))
+    workload_->on_undeliverable(*this, frame.dst, data->tag, reason);
 }
 
 void Node::flush_waiting_frames() {
@@ -57,11 +66,7 @@ void Node::on_data(wire::Frame frame) {
   }
   if (frame.dst != rank_) {
     // Relay: the TTL bounds how long a frame can wander if routes ever disagree.
-    if (frame.ttl <= 1) {
-      ++counters_.messages_undeliverable;
-      trace("undeliverable", {{"src", frame.src}, {"dst", frame.dst}, {"reason", "ttl expired"}});
-      return;
-    }
+    if (frame.ttl <= 1) return undeliverable(frame, "ttl expired");
     --frame.ttl;
     ++frame.hops;
     ++counters_.messages_relayed;
@@ -164,6 +169,7 @@ void Node::on_shutdown() {
                   {"messages_undeliverable", counters_.messages_undeliverable},
                   {"frames_rejected", counters_.frames_rejected},
                   {"static_connections", static_conns_.size()},
+                  {"settled_ns", settled_at_},
                   {"max_connections", counters_.max_data_connections},
                   {"shortcuts_opened", counters_.shortcuts_opened},
                   {"shortcuts_accepted", counters_.shortcuts_accepted},

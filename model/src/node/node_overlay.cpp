@@ -20,10 +20,12 @@ void Node::on_groups(Groups groups) {
   }
   have_plan_ = true;
   trace("plan", {{"plan", to_string(config_->overlay.plan)}, {"neighbors", plan_}});
-  // The lower rank of each pair connects; the higher one waits for it.
+  // The lower rank of each pair connects; the higher one waits for it. Routing = direct is the
+  // plain-sockets baseline of paper 001: both ends try, and either success connects the pair.
   for (Rank peer : plan_) {
-    if (peer > rank_) static_to_open_.push_back(peer);
+    if (peer > rank_ || direct_routing()) static_to_open_.push_back(peer);
   }
+  if (relay_plan()) attach_relay();
   open_more_static();
   check_static_ready();
 }
@@ -61,6 +63,7 @@ void Node::static_connect_settled(const Conn& c) {
   if (!c.outgoing || c.purpose != wire::ConnPurpose::Static) return;
   --static_opening_;
   open_more_static();
+  check_static_ready();
 }
 
 void Node::static_peer_up(Rank peer, ConnId id) {
@@ -77,7 +80,10 @@ void Node::static_peer_failed(Rank peer) {
 }
 
 void Node::check_static_ready() {
-  if (phase_ != Phase::Connecting || !have_plan_) return;
+  if (phase_ != Phase::Connecting || !have_plan_ || !relay_settled_) return;
+  // Direct: the peer may have connected to us while our own attempt still runs; the paper's
+  // time to full connectivity waits for every attempt (its 189 s time-outs).
+  if (direct_routing() && (static_opening_ > 0 || !static_to_open_.empty())) return;
   // Peers settle in any order but stay settled: resume where the last check stopped, so a
   // node with hundreds of neighbours does not rescan its whole plan at every connection.
   for (; plan_settled_ < plan_.size(); ++plan_settled_) {
@@ -90,6 +96,8 @@ void Node::check_static_ready() {
     if (static_conns_.count(peer)) usable.push_back(peer);
   }
   phase_ = Phase::Routing;
+  settled_at_ = now_;
+  if (direct_routing()) return announce_settled();
   if (config_->overlay.routing == RoutingKind::FromGroups) {
     group_routes_.emplace(rank_, n_, plan_groups_, std::move(usable));
     plan_groups_ = {};
@@ -155,9 +163,14 @@ void Node::trace_routes() {
 
 void Node::routing_done() {
   trace_routes();
-  if (routing_ && !routing_->complete()) {
+  // Under the relay plan routes cover the own site only: the relay reaches the rest.
+  if (routing_ && !routing_->complete() && !relay_plan()) {
     trace("routes_incomplete", {{"known", routing_->known()}, {"processes", n_}});
   }
+  start_workload();
+}
+
+void Node::start_workload() {
   phase_ = Phase::Running;
   flush_waiting_frames();
   workload_ = make_workload(config_->workload);

@@ -38,6 +38,17 @@ std::vector<Seat> seats_of(int n, const Groups& groups) {
   return seats;
 }
 
+// Relay plan: the own group (the site) only; other sites are reached through relays.
+std::vector<Rank> own_group(Rank self, int n, const Groups& raw_groups) {
+  const Groups groups = normalise_plan_groups(n, raw_groups);
+  const Seat me = seats_of(n, groups)[static_cast<std::size_t>(self)];
+  std::vector<Rank> out;
+  for (Rank v : groups[me.group])
+    if (v != self) out.push_back(v);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::vector<Rank> topology_aware(Rank self, int n, const Groups& raw_groups) {
   const Groups groups = normalise_plan_groups(n, raw_groups);
   const Seat me = seats_of(n, groups)[static_cast<std::size_t>(self)];
@@ -127,6 +138,8 @@ std::vector<Rank> plan_neighbors(PlanKind kind, Rank self, int n, const Groups& 
       return topology_aware(self, n, groups);
     case PlanKind::RandomK:
       return random_k_row(self, n, random_k_degree, seed);
+    case PlanKind::Relay:
+      return own_group(self, n, groups);
   }
   return {};
 }

@@ -1,20 +1,221 @@
-// PLACEHOLDER until the relay role lands (issue 6): a relay that says it is not built and exits.
-// It exists only so backends can spawn relays while the role is being written.
+// The relay role, part one: connection plumbing, registration with the rendezvous, and the
+// relay-to-relay links (docs/relay.md). Forwarding and link state: relay_forwarding.cpp.
+#include "relay/relay.hpp"
+
 #include "tsunagi/model/roles.hpp"
 
 namespace tsunagi {
-namespace {
 
-class NotBuiltRelay final : public Process {
- public:
-  void handle(const Input& input) override {
-    if (std::holds_alternative<StartedInput>(input.event))
-      emit(ExitCmd{false, "the relay role is not built yet (issue 6)"});
+std::unique_ptr<Process> make_relay() { return std::make_unique<Relay>(); }
+
+void Relay::handle(const Input& input) {
+  now_ = input.now;
+  if (exited_) return;
+  std::visit(
+      [this](const auto& ev) {
+        using T = std::decay_t<decltype(ev)>;
+        if constexpr (std::is_same_v<T, StartedInput>) on_started(ev);
+        else if constexpr (std::is_same_v<T, ConnectedInput>) on_connected(ev.conn);
+        else if constexpr (std::is_same_v<T, AcceptedInput>) conns_[ev.conn].up = true;
+        else if constexpr (std::is_same_v<T, ConnectFailedInput>) on_connect_failed(ev);
+        else if constexpr (std::is_same_v<T, ReceivedInput>) on_received(ev);
+        else if constexpr (std::is_same_v<T, ClosedInput>) on_closed(ev.conn);
+      },
+      input.event);
+}
+
+void Relay::on_started(const StartedInput& in) {
+  label_ = in.host;
+  site_ = in.site;
+  self_ = in.self;
+  config_ = in.config;
+  if (config_->overlay.plan != PlanKind::Relay) {
+    // Scenarios place relays; only the relay plan uses them. Leave quietly otherwise.
+    exited_ = true;
+    emit(ExitCmd{true, ""});
+    return;
   }
-};
+  rendezvous_conn_ = open(in.rendezvous);
+  conns_[rendezvous_conn_].kind = PeerKind::Rendezvous;
+  send_frame(rendezvous_conn_, wire::make_relay_register({{label_, site_, self_}}));
+}
 
-}  // namespace
+ConnId Relay::open(const Endpoint& to) {
+  const ConnId id = next_conn_++;
+  conns_[id].outgoing = true;
+  emit(ConnectCmd{id, to});
+  return id;
+}
 
-std::unique_ptr<Process> make_relay() { return std::make_unique<NotBuiltRelay>(); }
+void Relay::send_frame(ConnId id, const wire::Frame& frame) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  SendCmd cmd{id, wire::encode(frame), frame.filler};
+  if (it->second.outgoing && !it->second.up) {
+    it->second.queued.push_back(std::move(cmd));
+  } else {
+    emit(std::move(cmd));
+  }
+}
+
+void Relay::on_connected(ConnId id) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  Conn& c = it->second;
+  c.up = true;
+  for (SendCmd& cmd : c.queued) emit(std::move(cmd));
+  c.queued.clear();
+  if (c.kind != PeerKind::Relay) return;
+  --attempts_open_;
+  link_up(id);
+  advertise();
+}
+
+void Relay::on_connect_failed(const ConnectFailedInput& in) {
+  auto it = conns_.find(in.conn);
+  if (it == conns_.end()) return;
+  const Conn c = std::move(it->second);
+  conns_.erase(it);
+  if (in.conn == rendezvous_conn_) {
+    exited_ = true;
+    emit(ExitCmd{false, "cannot reach the rendezvous"});
+    return;
+  }
+  if (c.kind != PeerKind::Relay) return;
+  // Refused or timed out: a firewall or NAT between us. Other relays may bridge it.
+  unreachable_.insert(c.relay);
+  --attempts_open_;
+  if (attempts_open_ == 0) advertise();
+}
+
+void Relay::on_received(const ReceivedInput& in) {
+  auto it = conns_.find(in.conn);
+  if (it == conns_.end()) return;
+  it->second.deframer.feed(in.bytes, in.filler);
+  while (true) {
+    it = conns_.find(in.conn);  // a frame handler may have closed the connection
+    if (it == conns_.end()) return;
+    auto next = it->second.deframer.next();
+    if (std::holds_alternative<std::monostate>(next)) return;
+    if (auto* error = std::get_if<wire::DecodeError>(&next)) return reject(in.conn, error->reason);
+    on_frame(in.conn, std::get<wire::Frame>(std::move(next)));
+  }
+}
+
+void Relay::reject(ConnId id, const std::string& reason) {
+  trace("frame_rejected", {{"reason", reason}});
+  on_closed(id);
+  emit(CloseCmd{id});
+}
+
+void Relay::on_closed(ConnId id) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  const Conn c = std::move(it->second);
+  conns_.erase(it);
+  switch (c.kind) {
+    case PeerKind::Rendezvous:
+      exited_ = true;
+      emit(ExitCmd{false, "the rendezvous closed its connection before shutdown"});
+      return;
+    case PeerKind::Node: {
+      auto at = attached_.find(c.rank);
+      if (at != attached_.end() && at->second == id) attached_.erase(at);
+      return advertise();
+    }
+    case PeerKind::Relay: {
+      if (c.outgoing && !c.up) {  // closed while connecting: an attempt that failed
+        --attempts_open_;
+        return advertise();
+      }
+      auto link = links_.find(c.relay);
+      if (link == links_.end()) return;
+      std::erase(link->second, id);
+      if (!link->second.empty()) return;  // another connection to that relay still carries it
+      links_.erase(link);
+      return advertise();
+    }
+    case PeerKind::Unknown: return;
+  }
+}
+
+void Relay::on_frame(ConnId id, wire::Frame frame) {
+  using wire::FrameType;
+  Conn& c = conns_.at(id);
+  if (c.kind == PeerKind::Unknown) return on_first_frame(id, frame);
+  const bool carries_data = frame.type == FrameType::Data || frame.type == FrameType::Undeliverable;
+  switch (c.kind) {
+    case PeerKind::Rendezvous:
+      if (frame.type == FrameType::Shutdown) return on_shutdown();
+      if (frame.type == FrameType::RelayList) {
+        auto msg = wire::read_relay_list(frame);
+        if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+        return on_relay_list(std::get<wire::RelayListMsg>(msg));
+      }
+      break;
+    case PeerKind::Relay:
+      if (frame.type == FrameType::LinkAdvert) return on_advert(id, frame);
+      if (carries_data) return route(std::move(frame));
+      break;
+    case PeerKind::Node:
+      if (carries_data) return route(std::move(frame));
+      break;
+    case PeerKind::Unknown: break;
+  }
+  reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
+}
+
+// An accepted connection says what it is with its first frame: a node attaching (hello with
+// purpose relay) or another relay (relay hello).
+void Relay::on_first_frame(ConnId id, const wire::Frame& frame) {
+  Conn& c = conns_.at(id);
+  if (frame.type == wire::FrameType::RelayHello) {
+    auto msg = wire::read_relay_hello(frame);
+    if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+    c.kind = PeerKind::Relay;
+    c.relay = std::get<wire::RelayHelloMsg>(msg).label;
+    if (c.relay == label_) return reject(id, "relay hello with our own label");
+    link_up(id);
+    return advertise();
+  }
+  if (frame.type != wire::FrameType::Hello) return reject(id, "expected a hello first");
+  auto msg = wire::read_hello(frame);
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+  const auto& hello = std::get<wire::HelloMsg>(msg);
+  if (hello.purpose != wire::ConnPurpose::Relay) return reject(id, "a node connected for no relay");
+  if (hello.rank < 0 || hello.rank >= config_->processes) return reject(id, "hello from unknown rank");
+  c.kind = PeerKind::Node;
+  c.rank = hello.rank;
+  attached_[hello.rank] = id;
+  advertise();
+}
+
+// Connect to every other relay; the rendezvous gave each the same list, so both ends of every
+// pair try, and whichever connections succeed become links.
+void Relay::on_relay_list(const wire::RelayListMsg& list) {
+  if (have_list_) return;
+  have_list_ = true;
+  relays_ = list.relays;
+  expected_.insert(list.expected.begin(), list.expected.end());
+  for (const wire::RelayEntry& other : relays_) {
+    if (other.label == label_) continue;
+    const ConnId id = open(other.endpoint);
+    Conn& c = conns_[id];
+    c.kind = PeerKind::Relay;
+    c.relay = other.label;
+    ++attempts_open_;
+    send_frame(id, wire::make_relay_hello({label_}));
+  }
+  advertise();
+}
+
+// A new link: the neighbour gets everything we know, so a relay that joins late (or whose
+// earlier adverts went elsewhere) catches up at once.
+void Relay::link_up(ConnId id) {
+  const std::string& peer = conns_.at(id).relay;
+  auto& ids = links_[peer];
+  ids.push_back(id);
+  if (ids.size() == 1) send_database(id);
+}
 
 }  // namespace tsunagi

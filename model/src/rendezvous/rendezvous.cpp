@@ -10,6 +10,7 @@
 #include "tsunagi/model/roles.hpp"
 #include "tsunagi/model/topology/switch_inference.hpp"
 #include "rendezvous/leader_rounds.hpp"
+#include "rendezvous/relay_registry.hpp"
 #include "rendezvous/tree_prober.hpp"
 #include "tsunagi/model/topology/rtt_tree.hpp"
 
@@ -46,6 +47,8 @@ class Rendezvous final : public Process {
     n_ = config_->processes;
     endpoints_.assign(static_cast<std::size_t>(n_), {});
     hosts_.assign(static_cast<std::size_t>(n_), {});
+    sites_.assign(static_cast<std::size_t>(n_), {});
+    relays_expected_ = config_->overlay.plan == PlanKind::Relay ? config_->relays : 0;
     rank_conn_.assign(static_cast<std::size_t>(n_), 0);
     near_.assign(static_cast<std::size_t>(n_), {});
     emit(ArmTimerCmd{kRegistrationTimer, now_ + config_->registration_timeout});
@@ -68,6 +71,7 @@ class Rendezvous final : public Process {
   void reject(ConnId id, const std::string& reason) {
     emit(TraceCmd{"frame_rejected", {{"peer", conns_[id].rank}, {"reason", reason}}});
     conns_.erase(id);
+    relays_.remove(id);
     emit(CloseCmd{id});
   }
 
@@ -80,6 +84,8 @@ class Rendezvous final : public Process {
       case wire::FrameType::ProbeResult: return on_probe_result(id, frame);
       case wire::FrameType::RttColumn: return on_rtt_column(id, frame);
       case wire::FrameType::EndpointQuery: return on_endpoint_query(id, frame);
+      case wire::FrameType::RelayRegister: return on_relay_register(id, frame);
+      case wire::FrameType::Settled: return on_settled(id);
       default:
         return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
     }
@@ -96,15 +102,55 @@ class Rendezvous final : public Process {
     rank_conn_[slot] = id;
     endpoints_[slot] = reg.endpoint;
     hosts_[slot] = reg.host;
-    if (++registered_ == n_) {
-      emit(TraceCmd{"directory", {{"processes", n_}}});
-      // On demand the frame only says "everyone is here"; nodes ask for what they use.
-      if (config_->directory == DirectoryMode::OnDemand) {
-        broadcast(wire::make_directory({}));
-      } else {
-        broadcast(wire::make_directory({endpoints_, hosts_}));
-      }
+    sites_[slot] = reg.site;
+    ++registered_;
+    maybe_send_directory();
+  }
+
+  // Relays register like ranks (plan = relay); the run waits for all of them, so every node
+  // learns every relay of its site and every relay every other relay.
+  void on_relay_register(ConnId id, const wire::Frame& frame) {
+    auto msg = wire::read_relay_register(frame);
+    if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+    if (relays_expected_ == 0) return reject(id, "a relay registered but plan is not relay");
+    if (auto why = relays_.add(id, std::get<wire::RelayRegisterMsg>(msg).relay)) return reject(id, *why);
+    maybe_send_directory();
+  }
+
+  bool everyone_registered() const {
+    return registered_ == n_ && relays_.size() >= relays_expected_;
+  }
+
+  void maybe_send_directory() {
+    if (!everyone_registered() || directory_sent_) return;
+    directory_sent_ = true;
+    emit(TraceCmd{"directory", {{"processes", n_}, {"relays", relays_.labels()}}});
+    if (relays_expected_ > 0) send_relay_lists();
+    // On demand the frame only says "everyone is here"; nodes ask for what they use.
+    if (config_->directory == DirectoryMode::OnDemand) {
+      broadcast(wire::make_directory({}));
+    } else {
+      broadcast(wire::make_directory({endpoints_, hosts_}));
     }
+  }
+
+  void send_relay_lists() {
+    for (ConnId id : relays_.conns())
+      emit(SendCmd{id, wire::encode(wire::make_relay_list(relays_.for_relay(id, sites_))), 0});
+    for (Rank r = 0; r < n_; ++r) {
+      const auto slot = static_cast<std::size_t>(r);
+      emit(SendCmd{rank_conn_[slot],
+                   wire::encode(wire::make_relay_list(relays_.for_rank(r, sites_[slot]))), 0});
+    }
+  }
+
+  // routing = direct: a barrier between connecting and the workload, so no rank sends before
+  // every connection any peer made towards it exists (docs/relay.md).
+  void on_settled(ConnId id) {
+    if (conns_[id].rank == kNoRank) return reject(id, "settled before register");
+    if (++settled_ < n_) return;
+    emit(TraceCmd{"all_settled", {{"processes", n_}}});
+    broadcast(wire::make_start());
   }
 
   void on_endpoint_query(ConnId id, const wire::Frame& frame) {
@@ -121,13 +167,15 @@ class Rendezvous final : public Process {
   }
 
   void on_registration_deadline() {
-    if (registered_ == n_) return;
+    if (everyone_registered()) return;
     std::vector<Rank> missing;
     for (Rank r = 0; r < n_; ++r) {
       if (rank_conn_[static_cast<std::size_t>(r)] == 0) missing.push_back(r);
     }
-    emit(TraceCmd{"registration_failed", {{"missing", missing}}});
-    fail("ranks never registered: " + nlohmann::json(missing).dump());
+    const int relays_missing = relays_expected_ - relays_.size();
+    emit(TraceCmd{"registration_failed", {{"missing", missing}, {"relays_missing", relays_missing}}});
+    fail(missing.empty() ? std::to_string(relays_missing) + " relays never registered"
+                         : "ranks never registered: " + nlohmann::json(missing).dump());
   }
 
   void on_rtt_report(ConnId id, const wire::Frame& frame) {
@@ -146,6 +194,7 @@ class Rendezvous final : public Process {
     }
     Groups groups;
     if (topology) groups = combine_views(n_, near_);
+    if (config_->overlay.plan == PlanKind::Relay) groups = site_groups(sites_);
     near_.clear();
     groups_ready(std::move(groups));
   }
@@ -281,6 +330,8 @@ class Rendezvous final : public Process {
     if (++done_ < n_) return;
     emit(TraceCmd{"shutdown", {{"processes", n_}}});
     broadcast(wire::make_shutdown());
+    const Bytes shutdown = wire::encode(wire::make_shutdown());
+    for (ConnId relay : relays_.conns()) emit(SendCmd{relay, shutdown, 0});
     exited_ = true;
     emit(ExitCmd{true, ""});
   }
@@ -290,6 +341,11 @@ class Rendezvous final : public Process {
     if (it == conns_.end()) return;
     Rank rank = it->second.rank;
     conns_.erase(it);
+    // A relay that goes away is routed around by the others: the run carries on.
+    if (auto relay = relays_.remove(id)) {
+      if (!exited_) emit(TraceCmd{"relay_lost", {{"relay", *relay}}});
+      return;
+    }
     // A node that goes away before the end leaves the run unable to finish: say who.
     if (rank != kNoRank && !exited_) {
       emit(TraceCmd{"process_lost", {{"rank", rank}}});
@@ -314,6 +370,11 @@ class Rendezvous final : public Process {
   std::vector<ConnId> rank_conn_;
   std::vector<Endpoint> endpoints_;
   std::vector<std::string> hosts_;
+  std::vector<std::string> sites_;
+  RelayRegistry relays_;
+  int relays_expected_ = 0;
+  bool directory_sent_ = false;
+  int settled_ = 0;
   std::vector<std::vector<Rank>> near_;
   int registered_ = 0;
   int reports_ = 0;

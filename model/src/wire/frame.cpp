@@ -23,6 +23,13 @@ const char* to_string(FrameType type) {
     case FrameType::RttColumn: return "rtt_column";
     case FrameType::EndpointQuery: return "endpoint_query";
     case FrameType::EndpointReply: return "endpoint_reply";
+    case FrameType::RelayRegister: return "relay_register";
+    case FrameType::RelayList: return "relay_list";
+    case FrameType::RelayHello: return "relay_hello";
+    case FrameType::LinkAdvert: return "link_advert";
+    case FrameType::Undeliverable: return "undeliverable";
+    case FrameType::Settled: return "settled";
+    case FrameType::Start: return "start";
   }
   return "unknown";
 }

@@ -18,7 +18,7 @@ Decoded<HelloMsg> read_hello(const Frame& f) {
   HelloMsg m;
   m.rank = r.i32();
   std::uint8_t purpose = r.u8();
-  if (r.ok() && purpose > static_cast<std::uint8_t>(ConnPurpose::Shortcut)) {
+  if (r.ok() && purpose > static_cast<std::uint8_t>(ConnPurpose::Relay)) {
     r.fail("unknown connection purpose " + std::to_string(purpose));
   }
   if (r.ok() && m.rank != kNoRank && !valid_rank(m.rank)) r.fail("rank out of range");
@@ -31,6 +31,7 @@ Frame make_register(const RegisterMsg& m) {
   w.i32(m.rank);
   w.str(m.endpoint);
   w.str(m.host);
+  w.str(m.site);
   return framed(FrameType::Register, w.take(), m.rank);
 }
 
@@ -41,6 +42,7 @@ Decoded<RegisterMsg> read_register(const Frame& f) {
   m.rank = r.i32();
   m.endpoint = r.str(kMaxEndpointLength);
   m.host = r.str(kMaxEndpointLength);
+  m.site = r.str(kMaxEndpointLength);
   if (r.ok() && !valid_rank(m.rank)) r.fail("rank out of range");
   if (r.ok() && m.endpoint.empty()) r.fail("empty endpoint");
   return finish(r, m, "register");
@@ -256,6 +258,8 @@ Decoded<DataMsg> read_data(const Frame& f) {
 }
 
 Frame make_done(Rank rank) { return framed(FrameType::Done, {}, rank); }
+Frame make_settled(Rank rank) { return framed(FrameType::Settled, {}, rank); }
+Frame make_start() { return framed(FrameType::Start, {}); }
 Frame make_shutdown() { return framed(FrameType::Shutdown, {}); }
 Frame make_goodbye() { return framed(FrameType::Goodbye, {}); }
 

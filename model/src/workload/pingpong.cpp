@@ -94,6 +94,7 @@ std::unique_ptr<Workload> make_workload(const WorkloadConfig& config) {
   switch (config.kind) {
     case WorkloadKind::PingPong: return make_pingpong(config.pingpong);
     case WorkloadKind::IntSort: return make_intsort(config.intsort);
+    case WorkloadKind::Connectivity: return make_connectivity(config.connectivity);
     case WorkloadKind::None: break;
   }
   return std::make_unique<NoWorkload>();

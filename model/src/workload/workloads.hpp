@@ -7,5 +7,6 @@ namespace tsunagi {
 
 std::unique_ptr<Workload> make_pingpong(const PingPongConfig& cfg);
 std::unique_ptr<Workload> make_intsort(const IntSortConfig& cfg);
+std::unique_ptr<Workload> make_connectivity(const ConnectivityConfig& cfg);
 
 }  // namespace tsunagi

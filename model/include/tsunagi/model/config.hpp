@@ -8,10 +8,14 @@
 
 namespace tsunagi {
 
-enum class PlanKind { AllToAll, RandomK, TopologyAware };
+// Relay (paper 001): a node connects to the ranks of its own site and sends everything else
+// through a relay daemon of its site; relays connect to each other across the WAN.
+enum class PlanKind { AllToAll, RandomK, TopologyAware, Relay };
 // How next hops are found: Rounds = distance vector by message exchange (any plan); FromGroups =
-// read off the switch groups (topology-aware plan only; no messages, O(1) per destination).
-enum class RoutingKind { Rounds, FromGroups };
+// read off the switch groups (topology-aware plan only; no messages, O(1) per destination);
+// Direct = no forwarding at all: both ends of every planned pair try to connect, and a message
+// for a rank without a connection is undeliverable (paper 001's plain-sockets baseline).
+enum class RoutingKind { Rounds, FromGroups, Direct };
 
 // How the rendezvous infers the switch tree once the groups are known.
 enum class TreeMethod { None, Exact, Rtt };
@@ -57,7 +61,15 @@ struct OverlayConfig {
   bool trace_full_routes = true;   // false: one digest per node instead of its whole table
 };
 
-enum class WorkloadKind { None, PingPong, IntSort };
+enum class WorkloadKind { None, PingPong, IntSort, Connectivity };
+
+// Every rank sends one small message to every other and answers each (paper 001's
+// connectivity matrix). A message with neither answer nor undeliverable notice by the deadline
+// (from the workload's start) counts as unreached.
+struct ConnectivityConfig {
+  std::uint64_t message_bytes = 64;
+  TimeNs deadline = 60 * kNsPerSec;
+};
 
 struct PingPongConfig {
   std::uint64_t message_bytes = 64;
@@ -77,6 +89,7 @@ struct WorkloadConfig {
   WorkloadKind kind = WorkloadKind::PingPong;
   PingPongConfig pingpong;
   IntSortConfig intsort;
+  ConnectivityConfig connectivity;
 };
 
 struct ProtocolConfig {
@@ -85,6 +98,7 @@ struct ProtocolConfig {
   WorkloadConfig workload;
   std::uint64_t seed = 1;
   int processes = 0;               // number of ranks the rendezvous waits for
+  int relays = 0;                  // plan = relay: relay daemons the rendezvous waits for
   DirectoryMode directory = DirectoryMode::Full;
   // The rendezvous gives up, naming the missing ranks, when not all registered by then.
   TimeNs registration_timeout = 60 * kNsPerSec;

@@ -20,10 +20,12 @@ using Decoded = std::variant<T, DecodeError>;
 constexpr std::size_t kMaxRanks = 1u << 20;
 constexpr std::size_t kMaxEndpointLength = 256;
 
-enum class ConnPurpose : std::uint8_t { Control = 0, Static = 1, Shortcut = 2 };
+// Relay: a node attaching to a relay of its site (plan = relay).
+enum class ConnPurpose : std::uint8_t { Control = 0, Static = 1, Shortcut = 2, Relay = 3 };
 
 struct HelloMsg { Rank rank = kNoRank; ConnPurpose purpose = ConnPurpose::Control; };
-struct RegisterMsg { Rank rank = kNoRank; std::string endpoint; std::string host; };
+// `site`: the LAN the rank runs in ("" without clusters); the relay plan groups ranks by it.
+struct RegisterMsg { Rank rank = kNoRank; std::string endpoint; std::string host; std::string site; };
 struct DirectoryMsg {                // index = rank
   std::vector<std::string> endpoints;
   std::vector<std::string> hosts;     // the host label each rank registered with
@@ -46,6 +48,26 @@ struct EndpointQueryMsg { std::vector<Rank> ranks; };
 struct EndpointReplyMsg { std::vector<Rank> ranks; std::vector<std::string> endpoints; };
 struct DataMsg { std::uint32_t tag = 0; Bytes body; };
 
+// Relays (paper 001; docs/relay.md). A relay is named by its label (its host, "chiba-relay0").
+struct RelayEntry { std::string label; std::string site; std::string endpoint; };
+struct RelayRegisterMsg { RelayEntry relay; };
+// To a relay: every relay (itself included) and the ranks told to attach to it first. To a
+// node: the relays of its site, the one to attach to first, then the fall-backs in order.
+struct RelayListMsg { std::vector<RelayEntry> relays; std::vector<Rank> expected; };
+struct RelayHelloMsg { std::string label; };
+// Flooded link state: the origin's live relay links, the ranks attached to it, and whether all
+// its own connect attempts have settled (succeeded or failed).
+struct LinkAdvertMsg {
+  std::string origin;
+  std::uint64_t seq = 0;
+  bool settled = false;
+  std::vector<std::string> neighbours;
+  std::vector<Rank> ranks;
+};
+// Goes back to the source of a data frame (header dst) that a relay could not deliver (header
+// src = the frame's destination); tag and seq name the lost message.
+struct UndeliverableMsg { std::uint32_t tag = 0; std::uint32_t seq = 0; std::string reason; };
+
 Frame make_hello(const HelloMsg& m);
 Frame make_register(const RegisterMsg& m);
 Frame make_directory(const DirectoryMsg& m);
@@ -59,6 +81,13 @@ Frame make_route_round(Rank src, Rank dst, const RouteRoundMsg& m);
 Frame make_data(Rank src, Rank dst, std::uint32_t seq, const DataMsg& m, std::uint64_t filler);
 Frame make_endpoint_query(const EndpointQueryMsg& m);
 Frame make_endpoint_reply(const EndpointReplyMsg& m);
+Frame make_relay_register(const RelayRegisterMsg& m);
+Frame make_relay_list(const RelayListMsg& m);
+Frame make_relay_hello(const RelayHelloMsg& m);
+Frame make_link_advert(const LinkAdvertMsg& m);
+Frame make_undeliverable(Rank lost_dst, Rank back_to, const UndeliverableMsg& m);
+Frame make_settled(Rank rank);
+Frame make_start();
 Frame make_done(Rank rank);
 Frame make_shutdown();
 Frame make_goodbye();
@@ -76,5 +105,10 @@ Decoded<RouteRoundMsg> read_route_round(const Frame& f);
 Decoded<DataMsg> read_data(const Frame& f);
 Decoded<EndpointQueryMsg> read_endpoint_query(const Frame& f);
 Decoded<EndpointReplyMsg> read_endpoint_reply(const Frame& f);
+Decoded<RelayRegisterMsg> read_relay_register(const Frame& f);
+Decoded<RelayListMsg> read_relay_list(const Frame& f);
+Decoded<RelayHelloMsg> read_relay_hello(const Frame& f);
+Decoded<LinkAdvertMsg> read_link_advert(const Frame& f);
+Decoded<UndeliverableMsg> read_undeliverable(const Frame& f);
 
 }  // namespace tsunagi::wire

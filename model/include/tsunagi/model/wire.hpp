@@ -53,9 +53,16 @@ enum class FrameType : std::uint8_t {
   RttColumn = 14,    // node -> rendezvous: the RTTs it measured
   EndpointQuery = 15,  // node -> rendezvous: where do these ranks listen? (directory on demand)
   EndpointReply = 16,  // rendezvous -> node: their endpoints
+  RelayRegister = 17,  // relay -> rendezvous: label, site, endpoint (plan = relay)
+  RelayList = 18,      // rendezvous -> relay: every relay; -> node: the relays of its site
+  RelayHello = 19,     // first frame on a relay -> relay connection: the initiator's label
+  LinkAdvert = 20,     // relay -> relay, flooded: origin's live links and attached ranks
+  Undeliverable = 21,  // relay -> the source rank: this data frame cannot be delivered
+  Settled = 22,        // node -> rendezvous: my static connects are settled (routing = direct)
+  Start = 23,          // rendezvous -> node: everyone settled, start the workload
 };
 // The highest type number in use: decoders reject anything above it.
-constexpr FrameType kLastFrameType = FrameType::EndpointReply;
+constexpr FrameType kLastFrameType = FrameType::Start;
 const char* to_string(FrameType type);
 
 struct Frame {

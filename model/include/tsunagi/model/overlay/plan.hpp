@@ -13,7 +13,7 @@
 namespace tsunagi {
 
 // Neighbours of `self` in the static connection plan; sorted, no self, no duplicates.
-// Symmetric: v in plan_neighbors(u) iff u in plan_neighbors(v). Every plan is connected.
+// Symmetric: v in plan_neighbors(u) iff u in plan_neighbors(v). Every plan but Relay is connected.
 //
 // AllToAll      every other rank.
 // TopologyAware every rank of self's own group; for every other group B, with self at index i
@@ -26,6 +26,8 @@ namespace tsunagi {
 //               {u, v} independently with probability (random_k - 2) / (n - 3), decided by
 //               hashing (seed, min(u,v), max(u,v)) — so both ends agree without talking, in
 //               O(n) per node. Expected degree is exactly random_k (clamped to [2, n-1]).
+// Relay         every other rank of self's own group (the groups are the sites); the plan is
+//               connected only within a site: relays join the sites (docs/relay.md).
 //
 // Returns nothing when self is not in [0, n).
 std::vector<Rank> plan_neighbors(PlanKind kind, Rank self, int n, const Groups& groups,

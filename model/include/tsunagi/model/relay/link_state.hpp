@@ -33,6 +33,7 @@ class LinkState {
   // Next relay after `from` towards `to`, or nullopt when unreachable or from == to.
   std::optional<std::string> next_hop(const std::string& from, const std::string& to) const;
   std::set<std::string> relays() const;
+  const std::map<std::string, Advert>& adverts() const { return adverts_; }
 
  private:
   bool linked(const std::string& a, const std::string& b) const;

@@ -30,6 +30,8 @@ class WorkloadContext {
   virtual void report(const std::string& key, nlohmann::json value) = 0;
   // This rank's part is over (it keeps relaying for others until shutdown).
   virtual void finished() = 0;
+  // Calls on_timer(timer) at `at` (timer ids are the workload's own).
+  virtual void arm_timer(std::uint64_t timer, TimeNs at) = 0;
 };
 
 class Workload {
@@ -39,6 +41,11 @@ class Workload {
   virtual void on_message(WorkloadContext& ctx, Rank src, std::uint32_t tag, const Bytes& body,
                           std::uint64_t filler) = 0;
   virtual void on_compute_done(WorkloadContext& /*ctx*/, std::uint64_t /*task*/) {}
+  virtual void on_timer(WorkloadContext& /*ctx*/, std::uint64_t /*timer*/) {}
+  // A message this rank sent to `dst` cannot be delivered (no route, no connection, a relay
+  // gave up): the overlay says so instead of losing it silently.
+  virtual void on_undeliverable(WorkloadContext& /*ctx*/, Rank /*dst*/, std::uint32_t /*tag*/,
+                                const std::string& /*reason*/) {}
 };
 
 std::unique_ptr<Workload> make_workload(const WorkloadConfig& config);

@@ -1,0 +1,85 @@
+// Node side of the relay plan (paper 001): a node connects directly to the ranks of its own
+// site and attaches to one relay of its site, through which everything for other sites goes.
+// When its relay is refused or dies it falls back on the next relay of the site. Also the
+// barrier of routing = direct (the plain-sockets baseline).
+#include <algorithm>
+
+#include "node/node.hpp"
+
+namespace tsunagi {
+
+bool Node::in_own_site(Rank peer) const {
+  return peer == rank_ || std::binary_search(plan_.begin(), plan_.end(), peer);
+}
+
+// Tries the relays of the site in the rendezvous's order, starting at relay_choice_.
+void Node::attach_relay() {
+  relay_attached_ = false;
+  relay_conn_ = 0;
+  if (relay_choice_ < site_relays_.size()) {
+    relay_settled_ = false;
+    relay_conn_ = open_connection(site_relays_[relay_choice_].endpoint, kNoRank,
+                                  wire::ConnPurpose::Relay);
+    return;
+  }
+  // No relay left: messages for other sites cannot go anywhere, and say so.
+  relay_settled_ = true;
+  trace("relay_none", {{"tried", site_relays_.size()}});
+  for (wire::Frame& frame : std::exchange(relay_waiting_, {}))
+    undeliverable(frame, "no relay of the site is reachable");
+  check_static_ready();
+}
+
+void Node::relay_up(ConnId id) {
+  if (id != relay_conn_) return;
+  relay_attached_ = true;
+  relay_settled_ = true;
+  trace("relay_attached", {{"relay", site_relays_[relay_choice_].label}});
+  for (wire::Frame& frame : std::exchange(relay_waiting_, {})) send_frame(relay_conn_, frame);
+  check_static_ready();
+}
+
+// The attach was refused or timed out, or the attached relay went away: next relay.
+void Node::relay_gone(ConnId id, const char* why) {
+  if (id != relay_conn_) return;
+  trace(why, {{"relay", site_relays_[relay_choice_].label}});
+  ++relay_choice_;
+  attach_relay();
+}
+
+void Node::send_via_relay(wire::Frame frame) {
+  if (relay_attached_) return send_frame(relay_conn_, frame);
+  if (relay_conn_ != 0) return relay_waiting_.push_back(std::move(frame));
+  undeliverable(frame, "no relay of the site is reachable");
+}
+
+// A relay could not deliver one of our messages (its destination's relay is unreachable, or
+// the destination is attached nowhere): the notice carries the lost message's tag.
+void Node::on_undeliverable_notice(const wire::Frame& frame) {
+  auto msg = wire::read_undeliverable(frame);
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) {
+    ++counters_.frames_rejected;
+    trace("frame_rejected", {{"peer", frame.src}, {"reason", e->reason}});
+    return;
+  }
+  const auto& notice = std::get<wire::UndeliverableMsg>(msg);
+  if (frame.dst != rank_) {
+    // Passing through a site-local hop towards its source.
+    if (auto conn = direct_conn(frame.dst)) send_frame(*conn, frame);
+    return;
+  }
+  ++counters_.messages_undeliverable;
+  trace("undeliverable", {{"src", rank_}, {"dst", frame.src}, {"reason", notice.reason}});
+  if (workload_) workload_->on_undeliverable(*this, frame.src, notice.tag, notice.reason);
+}
+
+void Node::announce_settled() {
+  send_frame(rendezvous_conn_, wire::make_settled(rank_));
+}
+
+void Node::on_start() {
+  if (phase_ != Phase::Routing || !direct_routing()) return;
+  start_workload();
+}
+
+}  // namespace tsunagi
