@@ -155,7 +155,9 @@ const ordered_json* find_dotted(const ordered_json& json, const std::string& dot
 static ordered_json other_reports(const Recorder& recorder) {
   ordered_json out = ordered_json::object();
   for (const ReportEntry& report : recorder.reports()) {
-    if (report.key == "node" || report.key == "inference" || report.key == "workload") continue;
+    if (report.key == "node" || report.key == "inference" || report.key == "workload" ||
+        report.key == "connectivity")
+      continue;  // read into their sections (connectivity: one per rank, into "relay")
     out[report.key] = report.value;
   }
   return out;
@@ -178,6 +180,8 @@ RunResult build_result(const RunFacts& facts, const Recorder& recorder) {
   json["connections"] = detail::connections_section(reports, nulls);
   json["messages"] = detail::messages_section(reports, nulls);
   json["workload"] = detail::workload_section(reports, facts, nulls);
+  json["overlay"] = detail::overlay_section(reports);
+  json["relay"] = detail::relay_section(recorder, facts);
   json["run"] = run_section(facts, recorder, reports);
   json["backend_counts"] = backend_counts_object(recorder.backend_counts());
   json["reports"] = other_reports(recorder);

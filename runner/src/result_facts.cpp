@@ -28,6 +28,22 @@ bool tree_assumptions_hold(const scenario::Scenario& scenario) {
   return true;
 }
 
+void add_cluster_facts(const scenario::Scenario& scenario, RunFacts& facts) {
+  const auto& clusters = scenario.network.clusters;
+  if (clusters.empty()) return;
+  for (const auto& cluster : clusters) facts.cluster_names.push_back(cluster.name);
+  facts.rank_cluster = scenario::rank_clusters(scenario);
+  const std::size_t c = clusters.size();
+  facts.clusters_connectable.assign(c, std::vector<bool>(c, true));
+  for (std::size_t a = 0; a < c; ++a)
+    for (std::size_t b = 0; b < c; ++b) {
+      const scenario::Place pa{static_cast<int>(a), false}, pb{static_cast<int>(b), false};
+      facts.clusters_connectable[a][b] =
+          scenario::policy_outcome(scenario.network, pa, pb) == scenario::ConnectOutcome::Accept ||
+          scenario::policy_outcome(scenario.network, pb, pa) == scenario::ConnectOutcome::Accept;
+    }
+}
+
 }  // namespace
 
 RunFacts facts_from_scenario(const scenario::Scenario& scenario, std::string backend,
@@ -46,6 +62,7 @@ RunFacts facts_from_scenario(const scenario::Scenario& scenario, std::string bac
   facts.true_switch_parent = tree.switch_parent;
   facts.true_switch_of_rank = tree.switch_of_rank;
   facts.tree_assumptions_hold = tree_assumptions_hold(scenario);
+  add_cluster_facts(scenario, facts);
   facts.summary = std::move(summary);
   facts.wall_s = wall_s;
   return facts;

@@ -40,6 +40,11 @@ nlohmann::ordered_json messages_section(const ReportIndex& reports, NullReasons&
 nlohmann::ordered_json workload_section(const ReportIndex& reports, const RunFacts& facts,
                                         NullReasons& nulls);
 
+// Paper 001: connectivity against the policies, relay paths, WAN connections per router.
+nlohmann::ordered_json relay_section(const Recorder& recorder, const RunFacts& facts);
+// When the last node's static connections settled (time to full connectivity).
+nlohmann::ordered_json overlay_section(const ReportIndex& reports);
+
 // A non-negative integer field of a report, or nullopt when absent or of another type.
 std::optional<std::uint64_t> get_count(const nlohmann::json& report, const char* field);
 

@@ -16,7 +16,8 @@ PlanKind read_plan(const Section& s, PlanKind fallback) {
   if (!parse_plan_kind(text, plan)) {
     s.fail("plan", "unknown plan \"" + text +
                        "\" — use \"all\" (every pair), \"random\" "
-                       "(random_k peers) or \"topology\" (paper 000 §3.1)");
+                       "(random_k peers), \"topology\" (paper 000 §3.1) or \"relay\" (own "
+                       "site direct, other sites through relays, paper 001)");
   }
   return plan;
 }
@@ -26,8 +27,13 @@ RoutingKind read_routing(const Section& s, RoutingKind fallback, PlanKind plan) 
   RoutingKind routing = fallback;
   if (!parse_routing_kind(text, routing)) {
     s.fail("routing", "unknown routing \"" + text +
-                          "\" — use \"rounds\" (distance vector by message exchange) or "
-                          "\"groups\" (read off the switch groups; topology plan only)");
+                          "\" — use \"rounds\" (distance vector by message exchange), "
+                          "\"groups\" (read off the switch groups; topology plan only) or "
+                          "\"direct\" (no forwarding: both ends connect)");
+  }
+  if (routing == RoutingKind::Direct && plan == PlanKind::Relay) {
+    s.fail("routing", "routing = \"direct\" forwards nothing, so relays would never be used — "
+                      "use routing = \"rounds\" with plan = \"relay\", or plan = \"all\"");
   }
   if (routing == RoutingKind::FromGroups && plan != PlanKind::TopologyAware) {
     s.fail("routing", "routing = \"groups\" needs plan = \"topology\" (it relies on every "
@@ -41,8 +47,8 @@ WorkloadKind read_kind(const Section& s, WorkloadKind fallback) {
   WorkloadKind kind = fallback;
   if (!parse_workload_kind(text, kind)) {
     s.fail("kind", "unknown workload kind \"" + text +
-                       "\" — use \"none\", \"pingpong\" or "
-                       "\"intsort\"");
+                       "\" — use \"none\", \"pingpong\", \"intsort\" or "
+                       "\"connectivity\"");
   }
   return kind;
 }
@@ -114,6 +120,14 @@ PingPongConfig read_pingpong(const Section& s, PingPongConfig p) {
   return p;
 }
 
+ConnectivityConfig read_connectivity(const Section& s, ConnectivityConfig c) {
+  c.message_bytes = static_cast<std::uint64_t>(
+      s.integer("message_bytes", static_cast<std::int64_t>(c.message_bytes), 0, kInt64Max));
+  c.deadline = s.duration("deadline", c.deadline);
+  if (c.deadline <= 0) s.fail("deadline", "deadline must be above 0 — e.g. \"60s\"");
+  return c;
+}
+
 IntSortConfig read_intsort(const Section& s, IntSortConfig c) {
   c.total_keys = static_cast<std::uint64_t>(
       s.integer("total_keys", static_cast<std::int64_t>(c.total_keys), 1, kInt64Max));
@@ -143,8 +157,24 @@ ProtocolConfig read_protocol(const Section& root) {
     if (auto intsort = workload->sub("intsort")) {
       out.workload.intsort = read_intsort(*intsort, out.workload.intsort);
     }
+    if (auto connectivity = workload->sub("connectivity")) {
+      out.workload.connectivity = read_connectivity(*connectivity, out.workload.connectivity);
+    }
   }
   return out;
+}
+
+void check_relay_plan(const Section& root, const ProtocolConfig& protocol, bool sites) {
+  if (protocol.overlay.plan != PlanKind::Relay) return;
+  const auto section = root.sub("protocol");
+  if (!sites) {
+    section->fail("plan", "plan = \"relay\" needs sites: add [[network.cluster]] tables (each "
+                          "with relays = 1 or more), or use another plan");
+  }
+  if (protocol.relays == 0) {
+    section->fail("plan", "plan = \"relay\" but no cluster runs a relay — set relays = 1 in "
+                          "the [[network.cluster]] tables");
+  }
 }
 
 void check_workload(const Section& root, const ProtocolConfig& protocol, int processes) {

@@ -89,7 +89,9 @@ Scenario read_scenario(const toml::table& document, const std::string& file) {
   out.simgrid = read_simgrid(root);
   out.protocol.processes = process_count(out);
   out.protocol.seed = out.seed;
+  out.protocol.relays = static_cast<int>(relay_slots(out).size());
   check_workload(root, out.protocol, out.protocol.processes);
+  check_relay_plan(root, out.protocol, !out.network.clusters.empty());
   out.faults = read_faults(root, out);
   return out;
 }

@@ -31,5 +31,7 @@ ProtocolConfig read_protocol(const Section& root);
 
 // Checks that need the process count (ping-pong ranks must exist).
 void check_workload(const Section& root, const ProtocolConfig& protocol, int processes);
+// plan = relay needs clusters with relays (protocol.relays counted from them).
+void check_relay_plan(const Section& root, const ProtocolConfig& protocol, bool sites);
 
 }  // namespace tsunagi::scenario

@@ -16,8 +16,12 @@ struct Schemas {
   TableSchema pingpong{"[workload.pingpong]", {{"message_bytes"}, {"rounds"}, {"ping"}, {"pong"}}};
   TableSchema intsort{"[workload.intsort]",
                       {{"total_keys"}, {"max_key"}, {"iterations"}, {"compute_ns_per_key"}}};
-  TableSchema workload{
-      "[workload]", {{"kind"}, {"pingpong", K::Table, &pingpong}, {"intsort", K::Table, &intsort}}};
+  TableSchema connectivity{"[workload.connectivity]", {{"message_bytes"}, {"deadline"}}};
+  TableSchema workload{"[workload]",
+                       {{"kind"},
+                        {"pingpong", K::Table, &pingpong},
+                        {"intsort", K::Table, &intsort},
+                        {"connectivity", K::Table, &connectivity}}};
   TableSchema inference{
       "[protocol.inference]",
       {{"rtt_samples"},

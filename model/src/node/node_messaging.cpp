@@ -162,7 +162,11 @@ void Node::touch_shortcut(Rank peer, ConnId id) {
 }
 
 void Node::on_shutdown() {
+  nlohmann::json peers = nlohmann::json::array();  // WAN runs only: who crosses which router
+  if (!site_.empty())
+    for (const auto& [peer, id] : static_conns_) peers.push_back(peer);
   report("node", {{"rank", rank_},
+                  {"peers", std::move(peers)},
                   {"messages_sent", counters_.messages_sent},
                   {"messages_delivered", counters_.messages_delivered},
                   {"messages_relayed", counters_.messages_relayed},

@@ -95,14 +95,20 @@ void World::record_exit(int index, TimeNs now, const ExitCmd& exit) {
   if (!exit.ok && failure_.empty())
     failure_ = entry.label + " failed: " + (exit.reason.empty() ? "no reason given" : exit.reason);
   if (entry.rank != kNoRank && --ranks_running_ == 0) {
-    for (int i = rank_count_; i < process_count(); ++i) {
-      ProcessEntry& daemon = process(i);
-      if (!daemon.exited && daemon.process != nullptr)
-        daemon.process->stop(ExitCmd{true, "stopped by the backend: all ranks exited"});
-    }
+    // Relays leave on the rendezvous's shutdown, which may still be on the WAN when the last
+    // rank exits (they report their routes then): they get a grace period before being stopped.
+    ::ns3::Simulator::Schedule(::ns3::NanoSeconds(kDaemonGrace), &World::stop_daemons, this);
   }
   // Everyone is gone: what is still on the wire (FINs, ACKs) is not part of the run.
   if (running_ == 0) ::ns3::Simulator::Stop();
+}
+
+void World::stop_daemons() {
+  for (int i = rank_count_; i < process_count(); ++i) {
+    ProcessEntry& daemon = process(i);
+    if (!daemon.exited && daemon.process != nullptr)
+      daemon.process->stop(ExitCmd{true, "stopped by the backend: all ranks exited"});
+  }
 }
 
 void World::count_event(TimeNs now) {

@@ -51,6 +51,9 @@ class World {
   // Records an exit and tells the observer. When the last rank has exited, the rendezvous and
   // the relays (if still running) are stopped; when everyone has exited, the simulation stops.
   void record_exit(int index, TimeNs now, const ExitCmd& exit);
+  // Stops the rendezvous and relays still running once every rank is gone.
+  void stop_daemons();
+  static constexpr TimeNs kDaemonGrace = kNsPerSec;
 
   void count_probe() { ++rtt_probes_; }
   void count_throughput_probe() { ++throughput_probes_; }

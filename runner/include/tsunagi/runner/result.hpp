@@ -42,6 +42,12 @@ struct RunFacts {
   // Whether the true network meets the exact tree method's assumptions (docs/tree-inference.md):
   // hosts on leaf switches only, every uplink a bottleneck for two host-speed transfers.
   bool tree_assumptions_hold = false;
+  // WAN scenarios (paper 001): the cluster of each rank, and whether the cluster policies let a
+  // connection between two clusters' ranks through in at least one direction. Empty without
+  // clusters. The relay section scores the connectivity workload against it.
+  std::vector<std::string> cluster_names;
+  std::vector<int> rank_cluster;
+  std::vector<std::vector<bool>> clusters_connectable;
   BackendSummary summary;
   double wall_s = 0;          // wall-clock seconds the backend ran
 };
