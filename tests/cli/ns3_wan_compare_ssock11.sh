@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
 # Issue 6 acceptance on ns-3: the scaled-down 11-cluster scenario through relays connects every
 # ordered pair, with the paper's relay paths, and makes the same decisions as SimGrid.
-# Needs the relay role (branch relay) and SimGrid's WAN model (branch wan); registered DISABLED
-# in CMakeLists.txt until both are merged.
 source "$(dirname "$0")/lib.sh"
 scenario=$SRC/scenarios/papers/ssock-11-small.toml
 "$TSUNAGI" run "$scenario" --backend simgrid --out "$WORK/simgrid" --quiet "$@" >/dev/null

@@ -50,8 +50,9 @@ TEST_CASE("every message type round trips", "[wire]") {
   CHECK(std::get<HelloMsg>(hello).rank == 5);
   CHECK(std::get<HelloMsg>(hello).purpose == ConnPurpose::Shortcut);
 
-  auto reg = read_register(std::get<Frame>(decode_one(encode(make_register({7, "h1:0", "h1"})))));
+  auto reg = read_register(std::get<Frame>(decode_one(encode(make_register({7, "h1:0", "h1", "chiba"})))));
   CHECK(std::get<RegisterMsg>(reg).endpoint == "h1:0");
+  CHECK(std::get<RegisterMsg>(reg).site == "chiba");
 
   auto dir = read_directory(std::get<Frame>(decode_one(encode(make_directory({{"a:0", "b:1", ""}, {"a", "b", "c"}})))));
   CHECK(std::get<DirectoryMsg>(dir).endpoints == std::vector<std::string>{"a:0", "b:1", ""});

@@ -21,8 +21,8 @@ def sets_for(n, timing, plan):
         sets.append(f"network.cluster.{c}.hosts={n // len(CLUSTERS_8)}")
         if plan == "direct":
             sets.append(f"network.cluster.{c}.relays=0")
-    if plan == "relay":
-        sets.append("protocol.plan=relay")
+    # Direct = the paper's plain sockets: every process connects to every other (both ends).
+    sets.append("protocol.plan=relay" if plan == "relay" else "protocol.routing=direct")
     return sets
 
 

@@ -60,7 +60,7 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     relay_build = plan_supported("relay")
-    variants = {"direct": (["protocol.plan=all_to_all", "protocol.routing=direct"] if relay_build
+    variants = {"direct": (["protocol.plan=all", "protocol.routing=direct"] if relay_build
                            else ["protocol.plan=all", "workload.kind=none"]) + NO_RELAYS}
     if relay_build:
         variants["relays"] = []
