@@ -14,6 +14,9 @@ expect_json "$r" relay.pairs_connected 462
 expect_json "$r" relay.paths.chiba-\>logos '["chiba", "kototoi", "logos"]'
 expect_json "$r" relay.paths.imade-\>kyoto '["imade", "kyoto"]'
 expect_json "$r" relay.paths.chiba-\>imade '["chiba", "kototoi", "imade"]'
+# Deterministic: the same seed gives a byte-identical trace (relay link state included).
+"$TSUNAGI" run "$scenario" --out "$WORK/relay2" --quiet
+cmp "$WORK/relay/trace.jsonl" "$WORK/relay2/trace.jsonl" || fail "relay traces differ between two runs"
 
 no_relays=()
 for c in chiba hiro hongo imade keio kototoi kyoto kyushu logos mirai okubo; do

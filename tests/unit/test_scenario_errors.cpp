@@ -139,7 +139,7 @@ TEST_CASE("errors: placement and workload against the network", "[scenario][erro
   CHECK_THAT(g.what, Contains("pong = 2 but there are 2 processes (ranks 0 to 1)"));
   auto h = failure_of(kHead + "[workload]\nkind = \"sort\"\n");
   CHECK(h.line == 10);
-  CHECK_THAT(h.what, Contains("use \"none\", \"pingpong\" or \"intsort\""));
+  CHECK_THAT(h.what, Contains("use \"none\", \"pingpong\", \"intsort\" or \"connectivity\""));
 }
 
 TEST_CASE("errors: TOML syntax and unreadable files", "[scenario][errors]") {
@@ -149,4 +149,27 @@ TEST_CASE("errors: TOML syntax and unreadable files", "[scenario][errors]") {
   CHECK_THAT(f.what, Contains("not valid TOML"));
   CHECK_THROWS_WITH(load_scenario_file("/nonexistent/x.toml"),
                     Contains("/nonexistent/x.toml: cannot open the file"));
+}
+
+TEST_CASE("errors: the relay plan needs clusters with relays", "[scenario][errors][relay]") {
+  auto f = failure_of(kHead + "[protocol]\nplan = \"relay\"\n");
+  CHECK(f.line == 10);
+  CHECK_THAT(f.what, Contains("plan = \"relay\" needs sites: add [[network.cluster]]"));
+  auto g = failure_of(kHead + "[protocol]\nplan = \"relay\"\nrouting = \"direct\"\n");
+  CHECK(g.line == 11);
+  CHECK_THAT(g.what, Contains("routing = \"direct\" forwards nothing"));
+  auto h = failure_of(R"(name = "bad"
+[network.wan]
+rendezvous = "a"
+[[network.cluster]]
+name = "a"
+hosts = 2
+[protocol]
+plan = "relay"
+)");
+  CHECK(h.line == 8);
+  CHECK_THAT(h.what, Contains("no cluster runs a relay — set relays = 1"));
+  auto d = failure_of(kHead + "[workload.connectivity]\ndeadline = \"0s\"\n");
+  CHECK(d.line == 10);
+  CHECK_THAT(d.what, Contains("deadline must be above 0"));
 }
