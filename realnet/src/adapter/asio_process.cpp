@@ -68,7 +68,7 @@ void AsioProcess::start() {
   StartedInput started;
   started.rank = options_.rank;
   started.self = endpoint();
-  if (options_.rank != kNoRank) started.rendezvous = options_.rendezvous;
+  started.rendezvous = options_.rendezvous;  // "" for the rendezvous itself
   started.host = options_.host_label;
   started.site = options_.site;
   started.config = options_.config;

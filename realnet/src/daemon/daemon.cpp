@@ -47,7 +47,9 @@ bool wait_until_reachable(const std::string& endpoint, double seconds) {
     tcp::socket socket(io);
     boost::system::error_code result = asio::error::would_block;
     socket.async_connect(target, [&](const boost::system::error_code& e) { result = e; });
-    io.run_for(std::chrono::seconds(1));
+    // A connect in progress is waited for as long as the deadline allows: across an emulated
+    // WAN (latency x50) one round trip can take over a second. Only refusals are retried.
+    io.run_for(std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - SteadyClock::now()));
     if (!result) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   } while (SteadyClock::now() < deadline);
@@ -98,17 +100,22 @@ void add_daemon_options(CLI::App& app, DaemonOptions& o, Role role) {
                "the launcher)");
   app.add_flag("-q,--quiet", o.quiet, "No log lines on stderr");
   if (role == Role::Node) {
-    o.listen = "auto:0";
     auto* rank = app.add_option("--rank", o.rank, "Rank of this process (0 .. processes-1)");
     app.add_option("--rank-env", o.rank_env,
                    "Read the rank from this environment variable "
                    "(e.g. SLURM_PROCID)")
         ->excludes(rank);
+  }
+  if (role != Role::Rendezvous) {
+    o.listen = "auto:0";
     app.add_option("--rendezvous", o.rendezvous, "ADDRESS:PORT of the rendezvous")->required();
-    app.add_option("--host-label", o.host_label,
-                   "Name of this machine as registered (processes "
-                   "with the same label are host-mates); default: "
-                   "the host name");
+    auto* label = app.add_option("--host-label", o.host_label,
+                                 role == Role::Relay
+                                     ? "The relay's label (its scenario host, e.g. chiba-relay0)"
+                                     : "Name of this machine as registered (processes "
+                                       "with the same label are host-mates); default: "
+                                       "the host name");
+    if (role == Role::Relay) label->required();
     app.add_option("--site", o.site,
                    "Cluster this process runs in (the scenario's network.cluster name)");
     app.add_option("--wait-rendezvous", o.wait_rendezvous_s,
@@ -122,7 +129,8 @@ void add_daemon_options(CLI::App& app, DaemonOptions& o, Role role) {
 
 int run_daemon(DaemonOptions& o, Role role) {
   const bool node = role == Role::Node;
-  const char* program = node ? "tsunagi-node" : "tsunagi-rendezvous";
+  const bool relay = role == Role::Relay;
+  const char* program = node ? "tsunagi-node" : relay ? "tsunagi-relay" : "tsunagi-rendezvous";
   auto fail = [&](const std::string& message) {
     std::cerr << program << ": " << message << '\n';
     return 2;
@@ -150,7 +158,8 @@ int run_daemon(DaemonOptions& o, Role role) {
 
   AdapterOptions adapter;
   adapter.rank = node ? o.rank : kNoRank;
-  adapter.label = runner::process_label(adapter.rank);
+  // A relay is labelled by its host, as in the simulators ("chiba-relay0").
+  adapter.label = relay ? o.host_label : runner::process_label(adapter.rank);
   adapter.rendezvous = o.rendezvous;
   adapter.host_label = o.host_label.empty() ? machine_name() : o.host_label;
   adapter.site = o.site;
@@ -183,7 +192,8 @@ int run_daemon(DaemonOptions& o, Role role) {
   } catch (const std::exception& error) {
     return fail(error.what());
   }
-  AsioProcess process(io, node ? make_node() : make_rendezvous(), adapter, *events);
+  AsioProcess process(io, node ? make_node() : relay ? make_relay() : make_rendezvous(), adapter,
+                      *events);
   try {
     process.open();
   } catch (const std::exception& error) {
@@ -220,7 +230,7 @@ int run_daemon(DaemonOptions& o, Role role) {
     });
   };
 
-  if (node && !wait_until_reachable(o.rendezvous, o.wait_rendezvous_s))
+  if ((node || relay) && !wait_until_reachable(o.rendezvous, o.wait_rendezvous_s))
     log_line("rendezvous " + o.rendezvous + " not reachable after " +
              std::to_string(o.wait_rendezvous_s) + " s; starting anyway");
   process.start();
@@ -229,12 +239,17 @@ int run_daemon(DaemonOptions& o, Role role) {
 }
 
 int daemon_main(int argc, char** argv, Role role) {
-  const bool node = role == Role::Node;
-  CLI::App app{node ? "tsunagi-node: one rank of a tsunagi run over real TCP (docs/realnet.md).\n"
-                      "Loads the scenario, registers with the rendezvous, runs the protocol core."
-                    : "tsunagi-rendezvous: the bootstrap server of a tsunagi run over real TCP "
-                      "(docs/realnet.md).\nWaits for every rank, hands out the directory, "
-                      "combines the switch views."};
+  const char* about =
+      role == Role::Node
+          ? "tsunagi-node: one rank of a tsunagi run over real TCP (docs/realnet.md).\n"
+            "Loads the scenario, registers with the rendezvous, runs the protocol core."
+      : role == Role::Relay
+          ? "tsunagi-relay: a relay daemon of the relay plan over real TCP (docs/relay.md).\n"
+            "Registers with the rendezvous, connects to the other relays, forwards between sites."
+          : "tsunagi-rendezvous: the bootstrap server of a tsunagi run over real TCP "
+            "(docs/realnet.md).\nWaits for every rank, hands out the directory, "
+            "combines the switch views.";
+  CLI::App app{about};
   DaemonOptions options;
   add_daemon_options(app, options, role);
   try {

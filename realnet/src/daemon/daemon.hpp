@@ -1,4 +1,4 @@
-// What tsunagi-node and tsunagi-rendezvous share: options, scenario loading, signals, the
+// What tsunagi-node, tsunagi-rendezvous and tsunagi-relay share: options, scenario loading, signals, the
 // run of one AsioProcess, and the status lines the launcher reads (docs/realnet.md, "daemons").
 #pragma once
 
@@ -12,7 +12,8 @@
 
 namespace tsunagi::realnet {
 
-enum class Role { Node, Rendezvous };
+// Relay: a relay daemon of the relay plan (paper 001's ssockd), named by its --host-label.
+enum class Role { Node, Rendezvous, Relay };
 
 struct DaemonOptions {
   std::string scenario;  // same file and overrides as the launcher's
@@ -24,7 +25,7 @@ struct DaemonOptions {
   double linger_s = 2.0;  // after the exit: keep sockets open this long at most
   bool status = false;    // print "tsunagi-status ..." lines on stdout
   bool quiet = false;
-  // nodes only
+  // nodes (and relays: rendezvous, host label = the relay's label, site, wait)
   Rank rank = kNoRank;
   std::string rank_env;  // take the rank from this environment variable
   std::string rendezvous;

@@ -34,7 +34,8 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
   try {
     paths = find_daemons(options);
   } catch (const std::runtime_error&) {
-    paths = {"tsunagi-node", "tsunagi-rendezvous", "tsunagi-delayline"};  // still worth printing
+    paths = {"tsunagi-node", "tsunagi-rendezvous", "tsunagi-delayline",  // still worth printing
+             "tsunagi-relay"};
   }
   const std::int64_t epoch = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                  std::chrono::steady_clock::now().time_since_epoch())
@@ -43,7 +44,8 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
       make_launch_plan(scenario, options, paths, epoch, "tsg" + std::to_string(getpid()) + "-");
   out << "#!/bin/sh\n# tsunagi run " << scenario.path << " --backend realnet --net " << plan.mode
       << " (dry run: nothing was executed)\n# " << scenario::process_count(scenario)
-      << " ranks + rendezvous; event files and logs in " << plan.work_dir << "\n";
+      << " ranks + rendezvous" << (plan.relays.empty() ? "" : " + " + std::to_string(plan.relays.size()) + " relays")
+      << "; event files and logs in " << plan.work_dir << "\n";
   if (plan.netns) {
     const NetnsPlan& net = *plan.netns;
     out << "\n# 1. network: " << net.namespaces.size() << " namespaces, " << net.veth_links
@@ -63,7 +65,7 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
     }
     for (const auto& relay : net.relay_hosts)
       out << "# relay host " << relay.label << ": namespace " << relay.ns << ", " << relay.ip
-          << " (site " << relay.site << "; no relay daemon started yet)\n";
+          << " (site " << relay.site << "; its daemon runs with plan = relay)\n";
     if (!net.ns_exec.empty()) out << "# WAN: SYN timing, routers' forwarding and policies\n";
     for (const auto& [ns, argv] : net.ns_exec) {
       std::vector<std::string> line{"ip", "netns", "exec", ns};
@@ -82,11 +84,12 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
   const bool known = plan.mode != "loopback";
   if (!known)
     out << "RENDEZVOUS=...   # the address in 'tsunagi-status rendezvous listening ADDRESS:PORT'\n";
-  for (const auto& node : plan.nodes) {
-    std::vector<std::string> argv = node.argv;
+  std::vector<PlannedProcess> started = plan.relays;  // relays first, then the ranks
+  started.insert(started.end(), plan.nodes.begin(), plan.nodes.end());
+  for (const auto& process : started) {
+    std::vector<std::string> argv = process.argv;
     for (std::string& arg : argv)
-      if (arg == kRendezvousPlaceholder)
-        arg = known ? plan.rendezvous.argv.back().substr(0) : "$RENDEZVOUS";
+      if (arg == kRendezvousPlaceholder) arg = known ? plan.rendezvous.argv.back() : "$RENDEZVOUS";
     out << shell_line(argv) << " &\n";
   }
   out << "wait   # then SIGTERM every process once all printed 'exited'\n";

@@ -74,7 +74,7 @@ ReplayOutcome replay_events(const std::vector<ProcessRecord>& processes,
       events.push_back({process.died_at,
                         p,
                         lines.size(),
-                        {{"type", "exit"}, {"ok", false}, {"reason", process.death}}});
+                        {{"type", "exit"}, {"ok", process.intended}, {"reason", process.death}}});
     }
   }
   std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {

@@ -22,6 +22,7 @@ struct ProcessRecord {
   bool synthesize_exit = false;
   TimeNs died_at = 0;
   std::string death;  // reason of the synthesized exit
+  bool intended = false;  // killed by the scenario's [[faults]]: the synthesized exit is ok
 };
 
 struct ReplayOutcome {

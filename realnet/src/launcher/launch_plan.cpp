@@ -49,6 +49,34 @@ std::vector<std::string> common_args(const scenario::Scenario& scenario,
   return args;
 }
 
+// Relay daemons (plan = relay) where netns_network put their hosts, or on loopback; labelled
+// by their scenario host names, like in the simulators.
+void plan_relays(const scenario::Scenario& scenario, const LaunchOptions& options,
+                 std::int64_t epoch_ns, LaunchPlan& plan) {
+  if (scenario.protocol.overlay.plan != PlanKind::Relay) return;
+  if (plan.mode != "loopback" && plan.mode != "netns") return;  // refused by check_launch_options
+  const auto slots = scenario::relay_slots(scenario);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    PlannedProcess p;
+    p.label = slots[i].host;
+    p.events_file = (fs::path(plan.work_dir) / (p.label + ".events.jsonl")).string();
+    p.log_file = (fs::path(plan.work_dir) / (p.label + ".log")).string();
+    std::string listen = "127.0.0.1:0";
+    if (plan.mode == "netns") {
+      const NetnsPlan::RelayHost& host = plan.netns->relay_hosts.at(i);
+      p.argv = {"ip", "netns", "exec", host.ns};
+      listen = host.ip + ":0";
+    }
+    auto args = common_args(scenario, options, epoch_ns, p.events_file);
+    args.insert(args.begin(), plan.paths.relay);
+    args.insert(args.end(), {"--rendezvous", kRendezvousPlaceholder, "--listen", listen,
+                             "--host-label", p.label, "--site",
+                             scenario.network.clusters.at(static_cast<std::size_t>(slots[i].cluster)).name});
+    p.argv.insert(p.argv.end(), args.begin(), args.end());
+    plan.relays.push_back(std::move(p));
+  }
+}
+
 }  // namespace
 
 Fault parse_fault(const std::string& text, int processes) {
@@ -62,6 +90,19 @@ Fault parse_fault(const std::string& text, int processes) {
     rest = text.substr(7);
   } else {
     throw std::invalid_argument("--fault " + text + ": expected kill:RANK@SECONDS or absent:RANK");
+  }
+  const std::string who = rest.substr(0, rest.find('@'));
+  if (fault.kind == Fault::Kind::Kill && !who.empty() &&
+      who.find_first_not_of("0123456789") != std::string::npos) {
+    // A relay, by its label: kill:chiba-relay0@2.
+    fault.label = who;
+    try {
+      if (who.size() >= rest.size()) throw std::invalid_argument("no @");
+      fault.at_s = std::stod(rest.substr(who.size() + 1));
+    } catch (const std::exception&) {
+      throw std::invalid_argument("--fault " + text + ": expected kill:LABEL@SECONDS");
+    }
+    return fault;
   }
   try {
     std::size_t used = 0;
@@ -78,20 +119,32 @@ Fault parse_fault(const std::string& text, int processes) {
   if (fault.rank < 0 || fault.rank >= processes)
     throw std::invalid_argument("--fault " + text + ": rank is not in 0.." +
                                 std::to_string(processes - 1));
+  fault.label = runner::process_label(fault.rank);
   return fault;
+}
+
+// Labels a kill may name: the ranks and the relays the run starts.
+static bool killable(const scenario::Scenario& scenario, const std::string& label) {
+  const int processes = scenario::process_count(scenario);
+  for (Rank r = 0; r < processes; ++r)
+    if (runner::process_label(r) == label) return true;
+  for (const scenario::RelaySlot& slot : scenario::relay_slots(scenario))
+    if (slot.host == label && scenario.protocol.overlay.plan == PlanKind::Relay) return true;
+  return false;
 }
 
 std::vector<Fault> scenario_kills(const scenario::Scenario& scenario) {
   std::vector<Fault> kills;
   const int processes = scenario::process_count(scenario);
   for (const scenario::FaultSpec& spec : scenario.faults) {
-    Fault fault;
-    for (Rank r = 0; r < processes; ++r)
-      if (runner::process_label(r) == spec.kill) fault.rank = r;
-    if (runner::process_label(fault.rank) != spec.kill)
+    if (!killable(scenario, spec.kill))
       throw std::invalid_argument(scenario.path + ": [[faults]] kill = \"" + spec.kill +
                                   "\": realnet kills ranks (r0..r" + std::to_string(processes - 1) +
-                                  ") only; relay daemons are not started by realnet yet");
+                                  ") and, under plan = \"relay\", relays by their host names");
+    Fault fault;
+    fault.label = spec.kill;
+    for (Rank r = 0; r < processes; ++r)
+      if (runner::process_label(r) == spec.kill) fault.rank = r;
     fault.at_s = static_cast<double>(spec.at) / 1e9;
     kills.push_back(fault);
   }
@@ -101,8 +154,16 @@ std::vector<Fault> scenario_kills(const scenario::Scenario& scenario) {
 void check_launch_options(const scenario::Scenario& scenario, const LaunchOptions& options) {
   const std::string mode = resolve_mode(options);
   scenario_kills(scenario);
-  for (const std::string& text : options.faults)
-    parse_fault(text, scenario::process_count(scenario));
+  for (const std::string& text : options.faults) {
+    const Fault fault = parse_fault(text, scenario::process_count(scenario));
+    if (!killable(scenario, fault.label))
+      throw std::invalid_argument("--fault " + text + ": " + fault.label +
+                                  " is neither a rank nor a relay of this run");
+  }
+  if (mode != "loopback" && mode != "netns" && scenario.protocol.overlay.plan == PlanKind::Relay)
+    throw std::invalid_argument("plan = \"relay\" runs its relay daemons in loopback and netns "
+                                "mode only (--net loopback or netns); --net " + mode +
+                                " would need a machine for each relay");
   if (mode == "hosts") {
     const auto hosts = read_hosts_file(options.hosts_file);
     const auto needed = scenario::enumerate_hosts(scenario.network).size();
@@ -140,7 +201,7 @@ DaemonPaths find_daemons(const LaunchOptions& options) {
   for (const fs::path& dir : dirs) {
     if (fs::exists(dir / "tsunagi-node") && fs::exists(dir / "tsunagi-rendezvous"))
       return {(dir / "tsunagi-node").string(), (dir / "tsunagi-rendezvous").string(),
-              (dir / "tsunagi-delayline").string()};
+              (dir / "tsunagi-delayline").string(), (dir / "tsunagi-relay").string()};
   }
   std::string looked;
   for (const fs::path& dir : dirs) looked += " " + dir.string();
@@ -237,6 +298,7 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
     place(p, host, args);
     plan.nodes.push_back(std::move(p));
   }
+  plan_relays(scenario, options, epoch_ns, plan);
   if (plan.mode == "slurm") {
     // One script: the rendezvous on the allocation's first node, then one task per rank.
     std::ostringstream script;

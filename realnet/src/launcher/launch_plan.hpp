@@ -18,7 +18,7 @@ inline constexpr const char* kRendezvousPlaceholder = "{RENDEZVOUS}";
 inline constexpr int kRendezvousPort = 7100;
 
 struct DaemonPaths {
-  std::string node, rendezvous, delayline;
+  std::string node, rendezvous, delayline, relay;
 };
 
 struct PlannedProcess {
@@ -37,21 +37,24 @@ struct LaunchPlan {
   DaemonPaths paths;
   PlannedProcess rendezvous;
   std::vector<PlannedProcess> nodes;  // ranks in order; "absent:" faults removed
+  std::vector<PlannedProcess> relays;  // scenario::relay_slots order, labelled by their hosts
   std::vector<Rank> absent;           // ranks not started (fault injection)
   std::string slurm_script;           // slurm: the one script that starts everything
 };
 
 struct Fault {
   enum class Kind { Kill, Absent } kind = Kind::Kill;
-  Rank rank = 0;
+  Rank rank = kNoRank;  // kNoRank: a relay
+  std::string label;    // "r3" or a relay label ("chiba-relay0")
   double at_s = 0;
 };
 
-// "kill:3@0.5" / "absent:3". Throws std::invalid_argument naming the bad spec.
+// "kill:3@0.5", "kill:chiba-relay0@2" / "absent:3". Throws std::invalid_argument naming the bad
+// spec; relay labels are checked against the scenario by check_launch_options.
 Fault parse_fault(const std::string& text, int processes);
 
-// The scenario's [[faults]] kills of ranks, as --fault kill:R@S (seconds after the ranks
-// start). Throws std::invalid_argument for a label realnet does not start (relays, for now).
+// The scenario's [[faults]] kills of ranks and relays, as --fault kill:LABEL@S (seconds after
+// the processes start). Throws std::invalid_argument for a label the run does not start.
 std::vector<Fault> scenario_kills(const scenario::Scenario& scenario);
 
 // Loopback / netns / hosts / slurm, from the options (empty = netns as root, else loopback).

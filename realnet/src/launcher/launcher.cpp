@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -62,6 +63,7 @@ struct Tracked {
   std::string endpoint;
   std::string death;  // set when its process died before it exited
   TimeNs died_at = 0;
+  bool intended = false;  // killed by [[faults]] (relays): not a failure
 };
 
 class Launch {
@@ -82,6 +84,8 @@ class Launch {
   void start_process(const PlannedProcess& process, const std::string& rendezvous);
   void wait_for_rendezvous();
   void watch_until_done();
+  bool all_exited(std::chrono::steady_clock::time_point clock);
+  bool is_relay(const std::string& label) const;
   void handle(const std::vector<ChildLine>& lines, const std::vector<ChildDeath>& deaths);
   void fail(const std::string& why) {
     if (failure_.empty()) failure_ = why;
@@ -97,9 +101,11 @@ class Launch {
   Supervisor supervisor_;
   std::map<std::string, Tracked> tracked_;  // by label
   std::map<std::size_t, std::string> child_label_;
+  std::set<std::string> killed_;  // labels SIGKILLed by fault injection
   std::string failure_;
   std::vector<std::string> deaths_;  // the root cause when a process died: reported first
   std::chrono::steady_clock::time_point failed_at_{};
+  std::chrono::steady_clock::time_point others_exited_at_{};
 };
 
 void Launch::start_process(const PlannedProcess& process, const std::string& rendezvous) {
@@ -139,12 +145,18 @@ void Launch::handle(const std::vector<ChildLine>& lines, const std::vector<Child
     }
     Tracked& t = tracked_[it->second];
     if (t.exited) continue;  // stopped after its exit: expected
+    if (killed_.count(it->second) && is_relay(it->second)) {
+      // A relay killed by [[faults]]: the others route around it, the run goes on (as in SimGrid).
+      t.exited = t.ok = t.intended = true;
+      t.death = "killed by the scenario's [[faults]]";
+      t.died_at = now();
+      continue;
+    }
     t.death = "died (" + death.how + ", pid " + std::to_string(supervisor_.pid(death.child)) +
               ") before it exited";
     t.died_at = now();
     deaths_.push_back(it->second + " " + t.death + "; its log: " +
-                      (it->second == "rendezvous" ? plan_.rendezvous.log_file
-                                                  : plan_.work_dir + "/" + it->second + ".log"));
+                      plan_.work_dir + "/" + it->second + ".log");
   }
 }
 
@@ -162,6 +174,24 @@ void Launch::wait_for_rendezvous() {
       throw std::runtime_error("the rendezvous did not listen within 30 s; see " +
                                plan_.rendezvous.log_file);
   }
+}
+
+// Everyone exited. Relays leave on the rendezvous's shutdown; one still running a few seconds
+// after the ranks and the rendezvous exited is stopped (and its exit synthesised as a failure).
+bool Launch::all_exited(std::chrono::steady_clock::time_point clock) {
+  bool relays_done = true, others_done = true;
+  for (const auto& [label, t] : tracked_) (is_relay(label) ? relays_done : others_done) &= t.exited;
+  if (!others_done) return false;
+  if (relays_done) return true;
+  if (others_exited_at_ == std::chrono::steady_clock::time_point{}) others_exited_at_ = clock;
+  if (clock - others_exited_at_ < std::chrono::seconds(5)) return false;
+  fail("relays still running 5 s after the ranks and the rendezvous exited");
+  return true;
+}
+
+bool Launch::is_relay(const std::string& label) const {
+  return std::any_of(plan_.relays.begin(), plan_.relays.end(),
+                     [&](const PlannedProcess& p) { return p.label == label; });
 }
 
 void Launch::watch_until_done() {
@@ -186,14 +216,13 @@ void Launch::watch_until_done() {
         ++it;
         continue;
       }
-      const std::string label = runner::process_label(it->rank);
+      const std::string label = it->label;
       observer_.on_progress("realnet: fault injection: SIGKILL to " + label);
       supervisor_.signal(tracked_[label].child, SIGKILL);
+      killed_.insert(label);
       it = kills.erase(it);
     }
-    const bool all_exited = std::all_of(tracked_.begin(), tracked_.end(),
-                                        [](const auto& entry) { return entry.second.exited; });
-    if (all_exited) return;
+    if (all_exited(clock)) return;
     if (g_interrupt != 0)
       return fail(std::string("interrupted by ") + (g_interrupt == SIGINT ? "SIGINT" : "SIGTERM"));
     if (failed()) {
@@ -250,8 +279,9 @@ RealnetRunSummary Launch::run() {
       start_process(plan_.rendezvous, "");
       wait_for_rendezvous();
       const std::string rendezvous = tracked_[plan_.rendezvous.label].endpoint;
+      for (const auto& relay : plan_.relays) start_process(relay, rendezvous);
       for (const auto& node : plan_.nodes) start_process(node, rendezvous);
-      observer_.on_progress("realnet: " + std::to_string(plan_.nodes.size() + 1) +
+      observer_.on_progress("realnet: " + std::to_string(plan_.nodes.size() + plan_.relays.size() + 1) +
                             " processes started (" + plan_.mode + "), rendezvous at " + rendezvous);
     }
     watch_until_done();
@@ -269,9 +299,12 @@ RealnetRunSummary Launch::finish() {
     records.push_back(ProcessRecord{node.label, node.events_file, false, 0, {}});
   records.push_back(
       ProcessRecord{plan_.rendezvous.label, plan_.rendezvous.events_file, false, 0, {}});
+  for (const auto& relay : plan_.relays)
+    records.push_back(ProcessRecord{relay.label, relay.events_file, false, 0, {}});
   for (ProcessRecord& record : records) {
     const Tracked& t = tracked_[record.label];
     record.synthesize_exit = true;
+    record.intended = t.intended;
     record.died_at = t.died_at != 0 ? t.died_at : now();
     record.death = !t.death.empty() ? t.death
                                     : "stopped by the launcher: " +
