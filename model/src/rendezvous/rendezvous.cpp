@@ -167,7 +167,7 @@ class Rendezvous final : public Process {
   }
 
   void on_registration_deadline() {
-    if (everyone_registered()) return;
+    if (directory_sent_) return;  // everyone came (a relay may have died since: no matter)
     std::vector<Rank> missing;
     for (Rank r = 0; r < n_; ++r) {
       if (rank_conn_[static_cast<std::size_t>(r)] == 0) missing.push_back(r);
