@@ -9,7 +9,7 @@ Writes validation/ssock/concurrent_connect.csv and .png.
 Paper: sockets 47 s at 56 processes, time-outs at 189 s at 64; SSOCK 170 ms at 64."""
 import os
 
-from ssock_common import CLUSTERS_8, SYN_TIMINGS, connect_failures, connected_ns, parse_args, plans as available_plans, pyplot, run_any, write_csv
+from ssock_common import CLUSTERS_8, PLANS, SYN_TIMINGS, connect_failures, connected_ns, parse_args, pyplot, run_any, write_csv
 
 SCENARIO = "validation/ssock/concurrent8.toml"
 
@@ -28,7 +28,7 @@ def sets_for(n, timing, plan):
 
 def main():
     args = parse_args(__doc__, "8,16,24,32,40,48,56,64")
-    plans = available_plans()
+    plans = PLANS
     rows = []
     for timing in SYN_TIMINGS:
         for plan in plans:
@@ -37,7 +37,7 @@ def main():
                 result, events = run_any(SCENARIO, run_dir, sets_for(n, timing, plan))
                 failures = connect_failures(events)
                 timed_out, timed_out_at = failures.get("timed_out", (0, 0))
-                done = connected_ns(result, events)
+                done = connected_ns(result)
                 rows.append([timing, plan, n, "" if done is None else done / 1e9, timed_out,
                              timed_out_at / 1e9 if timed_out else "",
                              bool(result and result.get("ok"))])

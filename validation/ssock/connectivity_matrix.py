@@ -5,42 +5,20 @@ process connects directly to every other one) and with one relay per cluster.
 Runs scenarios/papers/ssock-11-small.toml (2 hosts per cluster) on SimGrid and draws, per
 ordered pair of clusters, the fraction of process pairs i -> j that reached each other. Writes
 validation/ssock/connectivity.csv and connectivity.png. Paper: with relays every pair
-connects; without, the firewall/NAT layout forbids the pairs listed in relay.forbidden_pairs.
-
-Without relay.unreached in the result (a build without the relay runner) the direct matrix is
-read off the trace's connect_failed events instead: a pair counts as unreached when a connect
-between its two ranks failed."""
+connects; without, exactly the pairs the firewall/NAT layout forbids stay unreached
+(relay.unreached_match_policy)."""
 import argparse
 import os
 
-from ssock_common import CLUSTERS_11, ROOT, plan_supported, pyplot, run_any, write_csv
+from ssock_common import CLUSTERS_11, ROOT, pyplot, run_any, write_csv
 
 SCENARIO = "scenarios/papers/ssock-11-small.toml"
 NO_RELAYS = [f"network.cluster.{c}.relays=0" for c in CLUSTERS_11]
 
 
-def pair_list(items):
-    """relay.unreached entries as (i, j): [i, j] lists or "i->j" strings."""
-    out = set()
-    for item in items or []:
-        if isinstance(item, str):
-            a, b = item.split("->")
-            out.add((int(a.strip().lstrip("r")), int(b.strip().lstrip("r"))))
-        else:
-            out.add((int(item[0]), int(item[1])))
-    return out
-
-
-def unreached_pairs(result, events):
-    relay = (result or {}).get("relay", {})
-    if "unreached" in relay:
-        return pair_list(relay["unreached"]), "relay.unreached"
-    failed = set()
-    for e in events:
-        if e["kind"] == "connect_failed":
-            i, j = int(e["proc"].lstrip("r")), int(e["detail"]["peer"])
-            failed |= {(i, j), (j, i)}
-    return failed, "connect_failed events"
+def unreached_pairs(result):
+    """relay.unreached as a set of (i, j)."""
+    return {(int(i), int(j)) for i, j in ((result or {}).get("relay") or {}).get("unreached", [])}
 
 
 def matrix(unreached, ranks_per_cluster, n_clusters):
@@ -59,21 +37,16 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "validation/ssock"))
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    relay_build = plan_supported("relay")
-    variants = {"direct": (["protocol.plan=all", "protocol.routing=direct"] if relay_build
-                           else ["protocol.plan=all", "workload.kind=none"]) + NO_RELAYS}
-    if relay_build:
-        variants["relays"] = []
-    else:
-        print("protocol.plan=relay is not in this build: direct matrix only")
+    variants = {"direct": ["protocol.plan=all", "protocol.routing=direct"] + NO_RELAYS,
+                "relays": []}
     rows, matrices = [], {}
     for name, sets in variants.items():
-        result, events = run_any(SCENARIO, os.path.join(args.out, "runs", f"matrix-{name}"), sets)
-        unreached, source = unreached_pairs(result, events)
+        result, _ = run_any(SCENARIO, os.path.join(args.out, "runs", f"matrix-{name}"), sets)
+        unreached = unreached_pairs(result)
         m = matrix(unreached, 2, len(CLUSTERS_11))
         matrices[name] = m
         relay = (result or {}).get("relay", {})
-        print(f"{name}: {len(unreached)} unreached ordered pairs (from {source}); "
+        print(f"{name}: {len(unreached)} unreached ordered pairs; "
               f"pairs_connected {relay.get('pairs_connected', '-')} of {relay.get('pairs_total', '-')}; "
               f"unreached == forbidden: {relay.get('unreached_match_policy', '-')}")
         for a, src in enumerate(CLUSTERS_11):

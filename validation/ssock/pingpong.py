@@ -9,7 +9,7 @@ sockets; across clusters through 2 daemons no measurable loss against sockets.""
 import os
 import statistics
 
-from ssock_common import CLUSTERS_8, parse_args, plans as available_plans, pyplot, run_any, write_csv
+from ssock_common import CLUSTERS_8, PLANS, parse_args, pyplot, run_any, write_csv
 
 SCENARIO = "validation/ssock/concurrent8.toml"
 PAIRS = {"within chiba": (0, 1), "chiba -> hiro": (0, 2)}
@@ -28,7 +28,7 @@ def sets_for(plan, ping, pong, size):
 
 def main():
     args = parse_args(__doc__, "64,1024,16384,262144,1048576")
-    plans = available_plans()
+    plans = PLANS
     rows = []
     for pair, (ping, pong) in PAIRS.items():
         for plan in plans:

@@ -39,25 +39,9 @@ def run_any(scenario, out_dir, sets=()):
     return result, events
 
 
-def plan_supported(plan):
-    """Whether this build knows protocol.plan = plan (the relay plan comes with the relay role).
-    Loads a scenario whose ping-pong rank does not exist: the loader reads the plan first, so
-    the error says which of the two is wrong, and nothing runs."""
-    probe = subprocess.run([tsunagi_binary(), "run", os.path.join(ROOT, "scenarios/papers/ssock-11-small.toml"),
-                            "--set", f"protocol.plan={plan}", "--set", "workload.kind=pingpong",
-                            "--set", "workload.pingpong.ping=99999", "--quiet"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    return f'unknown plan "{plan}"' not in probe.stderr
-
-
-def connected_ns(result, events):
-    """Time to full connectivity: overlay.connected_ns when the runner reports it, else the
-    latest 'routes' event (a node's static connections settled), else None."""
-    overlay = (result or {}).get("overlay", {})
-    if "connected_ns" in overlay:
-        return overlay["connected_ns"]
-    times = [e["t_ns"] for e in events if e["kind"] == "routes"]
-    return max(times) if times else None
+def connected_ns(result):
+    """Time to full connectivity: overlay.connected_ns (the last node's connects settled)."""
+    return ((result or {}).get("overlay") or {}).get("connected_ns")
 
 
 def connect_failures(events):
@@ -83,9 +67,5 @@ def parse_args(doc, sizes):
     return args
 
 
-def plans():
-    """["direct", "relay"], or ["direct"] in a build without the relay plan (said on stdout)."""
-    if plan_supported("relay"):
-        return ["direct", "relay"]
-    print("protocol.plan=relay is not in this build: direct runs only")
-    return ["direct"]
+# Plain sockets (every process connects to every other, routing = direct) and the relay plan.
+PLANS = ["direct", "relay"]
