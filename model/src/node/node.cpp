@@ -65,21 +65,14 @@ ConnId Node::open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose pu
 void Node::send_frame(ConnId id, const wire::Frame& frame) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
-  SendCmd cmd{id, wire::encode(frame), frame.filler};
-  if (it->second.outgoing && !it->second.up) {
-    it->second.queued.push_back(std::move(cmd));
-  } else {
-    emit(std::move(cmd));
-  }
+  if (auto now = wire::send_or_queue(it->second, id, frame)) emit(std::move(*now));
 }
 
 void Node::on_connected(ConnId id) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
   Conn& c = it->second;
-  c.up = true;
-  for (auto& cmd : c.queued) emit(std::move(cmd));
-  c.queued.clear();
+  for (SendCmd& cmd : wire::mark_connected(c)) emit(std::move(cmd));
   if (c.purpose == wire::ConnPurpose::Static) {
     static_peer_up(c.peer, id);
     static_connect_settled(c);
@@ -114,20 +107,8 @@ void Node::on_connect_failed(const ConnectFailedInput& in) {
 }
 
 void Node::on_received(ReceivedInput in) {
-  auto it = conns_.find(in.conn);
-  if (it == conns_.end()) return;
-  it->second.deframer.feed(in.bytes, in.filler);
-  while (true) {
-    it = conns_.find(in.conn);  // a frame handler may have closed the connection
-    if (it == conns_.end()) return;
-    auto next = it->second.deframer.next();
-    if (std::holds_alternative<std::monostate>(next)) return;
-    if (auto* error = std::get_if<wire::DecodeError>(&next)) {
-      reject(in.conn, error->reason);
-      return;
-    }
-    on_frame(in.conn, std::get<wire::Frame>(std::move(next)));
-  }
+  auto bad = wire::drain_frames(conns_, in, [this](ConnId id, wire::Frame f) { on_frame(id, std::move(f)); });
+  if (bad) reject(in.conn, *bad);
 }
 
 void Node::reject(ConnId id, const std::string& reason) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "node/endpoint_book.hpp"
+#include "wire/framed_conn.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/overlay/group_routes.hpp"
@@ -47,14 +48,11 @@ class Node final : public Process, private WorkloadContext {
  private:
   enum class Phase { Idle, Registering, Probing, AwaitGroups, Connecting, Routing, Running, Exited };
 
-  struct Conn {
-    wire::Deframer deframer;
+  // up: outgoing = connected; incoming = its hello seen.
+  struct Conn : wire::FramedConn {
     Rank peer = kNoRank;
     wire::ConnPurpose purpose = wire::ConnPurpose::Control;
-    bool outgoing = false;
-    bool up = false;                 // outgoing: connected; incoming: hello seen
     bool closing = false;            // we sent goodbye: receive only, close on the answer
-    std::vector<SendCmd> queued;     // sends issued before the connect completed
   };
 
   // node.cpp: dispatch and connection plumbing

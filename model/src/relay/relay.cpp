@@ -50,21 +50,14 @@ ConnId Relay::open(const Endpoint& to) {
 void Relay::send_frame(ConnId id, const wire::Frame& frame) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
-  SendCmd cmd{id, wire::encode(frame), frame.filler};
-  if (it->second.outgoing && !it->second.up) {
-    it->second.queued.push_back(std::move(cmd));
-  } else {
-    emit(std::move(cmd));
-  }
+  if (auto now = wire::send_or_queue(it->second, id, frame)) emit(std::move(*now));
 }
 
 void Relay::on_connected(ConnId id) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
   Conn& c = it->second;
-  c.up = true;
-  for (SendCmd& cmd : c.queued) emit(std::move(cmd));
-  c.queued.clear();
+  for (SendCmd& cmd : wire::mark_connected(c)) emit(std::move(cmd));
   if (c.kind != PeerKind::Relay) return;
   --attempts_open_;
   link_up(id);
@@ -89,17 +82,8 @@ void Relay::on_connect_failed(const ConnectFailedInput& in) {
 }
 
 void Relay::on_received(const ReceivedInput& in) {
-  auto it = conns_.find(in.conn);
-  if (it == conns_.end()) return;
-  it->second.deframer.feed(in.bytes, in.filler);
-  while (true) {
-    it = conns_.find(in.conn);  // a frame handler may have closed the connection
-    if (it == conns_.end()) return;
-    auto next = it->second.deframer.next();
-    if (std::holds_alternative<std::monostate>(next)) return;
-    if (auto* error = std::get_if<wire::DecodeError>(&next)) return reject(in.conn, error->reason);
-    on_frame(in.conn, std::get<wire::Frame>(std::move(next)));
-  }
+  auto bad = wire::drain_frames(conns_, in, [this](ConnId id, wire::Frame f) { on_frame(id, std::move(f)); });
+  if (bad) reject(in.conn, *bad);
 }
 
 void Relay::reject(ConnId id, const std::string& reason) {

@@ -18,6 +18,7 @@
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/relay/link_state.hpp"
 #include "tsunagi/model/wire.hpp"
+#include "wire/framed_conn.hpp"
 
 namespace tsunagi {
 
@@ -27,14 +28,10 @@ class Relay final : public Process {
 
  private:
   enum class PeerKind { Unknown, Rendezvous, Relay, Node };
-  struct Conn {
-    wire::Deframer deframer;
+  struct Conn : wire::FramedConn {
     PeerKind kind = PeerKind::Unknown;
     std::string relay;               // kind Relay: its label
     Rank rank = kNoRank;             // kind Node: the attached rank
-    bool outgoing = false;
-    bool up = false;
-    std::vector<SendCmd> queued;     // sends issued before the connect completed
   };
   // What an advert says besides its links (LinkState keeps the links).
   struct AdvertExtras {

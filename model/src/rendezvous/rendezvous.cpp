@@ -11,6 +11,7 @@
 #include "tsunagi/model/topology/switch_inference.hpp"
 #include "rendezvous/leader_rounds.hpp"
 #include "rendezvous/relay_registry.hpp"
+#include "wire/framed_conn.hpp"
 #include "rendezvous/tree_prober.hpp"
 #include "tsunagi/model/topology/rtt_tree.hpp"
 
@@ -55,17 +56,8 @@ class Rendezvous final : public Process {
   }
 
   void on_received(const ReceivedInput& in) {
-    auto it = conns_.find(in.conn);
-    if (it == conns_.end()) return;
-    it->second.deframer.feed(in.bytes, in.filler);
-    while (true) {
-      it = conns_.find(in.conn);
-      if (it == conns_.end()) return;
-      auto next = it->second.deframer.next();
-      if (std::holds_alternative<std::monostate>(next)) return;
-      if (auto* e = std::get_if<wire::DecodeError>(&next)) return reject(in.conn, e->reason);
-      on_frame(in.conn, std::get<wire::Frame>(next));
-    }
+    auto bad = wire::drain_frames(conns_, in, [this](ConnId id, const wire::Frame& f) { on_frame(id, f); });
+    if (bad) reject(in.conn, *bad);
   }
 
   void reject(ConnId id, const std::string& reason) {
