@@ -147,3 +147,20 @@ TEST_CASE("relay toy: a relay that dies is routed around and its nodes re-attach
     if (t.trace.kind == "relay_attached" && t.trace.detail["relay"] == "b-relay1") moved = true;
   CHECK(moved);
 }
+
+TEST_CASE("relay toy: plan all without relays routes around pairs that cannot connect", "[relay]") {
+  // Only the lower rank of a pair connects; when that fails the higher one hears it through the
+  // rendezvous (it would wait forever otherwise), and the routing rounds go through site b.
+  ProtocolConfig cfg = relay_config();
+  cfg.overlay.plan = PlanKind::AllToAll;
+  cfg.overlay.connect_timeout = 20 * kNsPerSec;
+  ToySites s = sites(3, {});
+  s.blocked = a_c_blocked;
+  ToyWorld w = world(cfg, s);
+  REQUIRE(w.run());
+  const Reach r = reach(w);
+  CHECK(r.reached.size() == 30u);
+  std::uint64_t relayed = 0;
+  for (const auto& node : w.reports["node"]) relayed += node["messages_relayed"].get<std::uint64_t>();
+  CHECK(relayed > 0);  // a <-> c through a rank of b
+}

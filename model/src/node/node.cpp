@@ -99,6 +99,8 @@ void Node::on_connect_failed(const ConnectFailedInput& in) {
     return;
   }
   if (c.purpose == wire::ConnPurpose::Static) {
+    // Only we connect (the lower rank): the peer would wait for us forever. Direct: it tries too.
+    if (!direct_routing()) send_frame(rendezvous_conn_, wire::make_peer_unreachable(rank_, c.peer));
     static_peer_failed(c.peer);
     static_connect_settled(c);
   }
@@ -164,6 +166,10 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
     }
     case FrameType::Undeliverable: return on_undeliverable_notice(frame);
     case FrameType::Start: return on_start();
+    case FrameType::PeerUnreachable:
+      // The peer's connect to us failed: stop waiting for it; routes go around.
+      if (frame.src >= 0 && frame.src < n_ && !static_conns_.count(frame.src)) static_peer_failed(frame.src);
+      return;
     case FrameType::Shutdown: return on_shutdown();
     case FrameType::Goodbye: return on_goodbye(id);
     default: return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");

@@ -78,6 +78,7 @@ class Rendezvous final : public Process {
       case wire::FrameType::EndpointQuery: return on_endpoint_query(id, frame);
       case wire::FrameType::RelayRegister: return on_relay_register(id, frame);
       case wire::FrameType::Settled: return on_settled(id);
+      case wire::FrameType::PeerUnreachable: return on_peer_unreachable(id, frame);
       default:
         return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
     }
@@ -134,6 +135,15 @@ class Rendezvous final : public Process {
       emit(SendCmd{rank_conn_[slot],
                    wire::encode(wire::make_relay_list(relays_.for_rank(r, sites_[slot]))), 0});
     }
+  }
+
+  // The waiting end of a planned pair only learns that the connect towards it failed from here:
+  // the two cannot talk (that is why it failed).
+  void on_peer_unreachable(ConnId id, const wire::Frame& frame) {
+    const Rank from = conns_[id].rank;
+    if (from == kNoRank || frame.src != from) return reject(id, "peer_unreachable from another rank");
+    if (frame.dst < 0 || frame.dst >= n_) return reject(id, "peer_unreachable for rank " + std::to_string(frame.dst));
+    emit(SendCmd{rank_conn_[static_cast<std::size_t>(frame.dst)], wire::encode(frame), 0});
   }
 
   // routing = direct: a barrier between connecting and the workload, so no rank sends before

@@ -30,6 +30,7 @@ const char* to_string(FrameType type) {
     case FrameType::Undeliverable: return "undeliverable";
     case FrameType::Settled: return "settled";
     case FrameType::Start: return "start";
+    case FrameType::PeerUnreachable: return "peer_unreachable";
   }
   return "unknown";
 }

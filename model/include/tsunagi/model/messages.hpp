@@ -87,6 +87,8 @@ Frame make_relay_hello(const RelayHelloMsg& m);
 Frame make_link_advert(const LinkAdvertMsg& m);
 Frame make_undeliverable(Rank lost_dst, Rank back_to, const UndeliverableMsg& m);
 Frame make_settled(Rank rank);
+// Header src = the rank whose connect failed, dst = the rank it could not reach; no payload.
+Frame make_peer_unreachable(Rank from, Rank to);
 Frame make_start();
 Frame make_done(Rank rank);
 Frame make_shutdown();

@@ -60,9 +60,10 @@ enum class FrameType : std::uint8_t {
   Undeliverable = 21,  // relay -> the source rank: this data frame cannot be delivered
   Settled = 22,        // node -> rendezvous: my static connects are settled (routing = direct)
   Start = 23,          // rendezvous -> node: everyone settled, start the workload
+  PeerUnreachable = 24,  // node -> rendezvous -> node: my static connect to you failed
 };
 // The highest type number in use: decoders reject anything above it.
-constexpr FrameType kLastFrameType = FrameType::Start;
+constexpr FrameType kLastFrameType = FrameType::PeerUnreachable;
 const char* to_string(FrameType type);
 
 struct Frame {
