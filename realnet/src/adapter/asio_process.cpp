@@ -82,7 +82,7 @@ void AsioProcess::deliver(InputEvent event) {
     perform_commands();
   } catch (const std::exception& error) {
     // The core (or this adapter) broke: the process fails and says why.
-    if (!exited_) exit_core(ExitCmd{false, std::string("exception: ") + error.what()});
+    if (!exited_) exit_process(ExitCmd{false, std::string("exception: ") + error.what()});
   }
 }
 
@@ -90,45 +90,6 @@ void AsioProcess::deliver(InputEvent event) {
 // re-entered from inside its own command list.
 void AsioProcess::deliver_later(InputEvent event) {
   asio::post(io_, [this, event = std::move(event)]() mutable { deliver(std::move(event)); });
-}
-
-void AsioProcess::perform_commands() {
-  std::vector<Command> commands = core_->drain_commands();
-  for (Command& command : commands) {
-    perform(command);
-    if (exited_) return;  // nothing after ExitCmd happens
-  }
-}
-
-void AsioProcess::perform(Command& command) {
-  std::visit(
-      [this](auto& cmd) {
-        using T = std::decay_t<decltype(cmd)>;
-        if constexpr (std::is_same_v<T, ConnectCmd>) {
-          connect(cmd);
-        } else if constexpr (std::is_same_v<T, SendCmd>) {
-          send(cmd);
-        } else if constexpr (std::is_same_v<T, CloseCmd>) {
-          close(cmd.conn);
-        } else if constexpr (std::is_same_v<T, ArmTimerCmd>) {
-          arm_timer(cmd);
-        } else if constexpr (std::is_same_v<T, ProbeRttCmd>) {
-          probe_rtt(cmd);
-        } else if constexpr (std::is_same_v<T, ProbeThroughputCmd>) {
-          probe_throughput(cmd);
-        } else if constexpr (std::is_same_v<T, ComputeCmd>) {
-          compute(cmd);
-        } else if constexpr (std::is_same_v<T, TraceCmd>) {
-          log_.trace(now(), cmd);
-        } else if constexpr (std::is_same_v<T, ReportCmd>) {
-          log_.report(now(), cmd);
-        } else if constexpr (std::is_same_v<T, ExitCmd>) {
-          exit_core(cmd);
-        } else {
-          static_assert(sizeof(T) == 0, "a command is not performed");
-        }
-      },
-      command);
 }
 
 // Timers are never cancelled: the core ignores the ones it no longer wants.
@@ -156,7 +117,7 @@ void AsioProcess::compute(const ComputeCmd& cmd) {
 // After its exit the process keeps its sockets (writes still drain, the UDP echo still
 // answers) until the daemon shuts it down: closing at once would show up at peers that have
 // not yet been told the run is over as a lost connection (docs/realnet.md, "exit").
-void AsioProcess::exit_core(const ExitCmd& exit) {
+void AsioProcess::exit_process(const ExitCmd& exit) {
   if (exited_) return;
   exited_ = true;
   exit_ok_ = exit.ok;
@@ -170,7 +131,7 @@ void AsioProcess::exit_core(const ExitCmd& exit) {
 }
 
 void AsioProcess::stop(const std::string& reason) {
-  if (!exited_) exit_core(ExitCmd{false, reason});
+  if (!exited_) exit_process(ExitCmd{false, reason});
 }
 
 void AsioProcess::shut_down() {

@@ -115,11 +115,16 @@ class AsioProcess {
   TimeNs now() const;
   void deliver(InputEvent event);
   void deliver_later(InputEvent event);
-  void perform_commands();
-  void perform(Command& command);
+  // The commands, one member per kind (tsunagi::perform_commands calls them).
+  template <class Backend>
+  friend void tsunagi::perform_commands(Process& core, Backend& backend);
+  void perform_commands() { tsunagi::perform_commands(*core_, *this); }
+  bool stopped() const { return exited_; }
   void arm_timer(const ArmTimerCmd& cmd);
   void compute(const ComputeCmd& cmd);
-  void exit_core(const ExitCmd& exit);
+  void trace(const TraceCmd& cmd) { log_.trace(now(), cmd); }
+  void report(const ReportCmd& cmd) { log_.report(now(), cmd); }
+  void exit_process(const ExitCmd& exit);
 
   // asio_streams.cpp: TCP connections
   void accept_next();

@@ -47,7 +47,7 @@ std::uint64_t get_le(const std::uint8_t* in, int bytes) {
 
 }  // namespace
 
-void ProcessHost::probe(const ProbeRttCmd& cmd) {
+void ProcessHost::probe_rtt(const ProbeRttCmd& cmd) {
   world_.count_probe();
   const int target = world_.find(cmd.to);
   if (target < 0 || probes_.count(cmd.probe) != 0) {

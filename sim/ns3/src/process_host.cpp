@@ -68,48 +68,23 @@ void ProcessHost::deliver(InputEvent event) {
   delivering_ = false;
 }
 
-void ProcessHost::perform_commands() {
-  std::vector<Command> commands = core_->drain_commands();
-  for (Command& command : commands) {
-    perform(command);
-    if (zombie_) return;  // nothing after ExitCmd happens
-  }
+// Timers are never cancelled: the core ignores the ones it no longer wants.
+void ProcessHost::arm_timer(const ArmTimerCmd& cmd) {
+  n3::Simulator::Schedule(n3::NanoSeconds(std::max<TimeNs>(0, cmd.at - now())),
+                          &ProcessHost::on_timer, this, cmd.timer);
 }
 
-void ProcessHost::perform(Command& command) {
-  std::visit(
-      [this](auto& cmd) {
-        using T = std::decay_t<decltype(cmd)>;
-        if constexpr (std::is_same_v<T, ConnectCmd>) {
-          connect(cmd);
-        } else if constexpr (std::is_same_v<T, SendCmd>) {
-          send(cmd);
-        } else if constexpr (std::is_same_v<T, CloseCmd>) {
-          close(cmd.conn);
-        } else if constexpr (std::is_same_v<T, ArmTimerCmd>) {
-          // Timers are never cancelled: the core ignores the ones it no longer wants.
-          n3::Simulator::Schedule(n3::NanoSeconds(std::max<TimeNs>(0, cmd.at - now())),
-                                  &ProcessHost::on_timer, this, cmd.timer);
-        } else if constexpr (std::is_same_v<T, ProbeRttCmd>) {
-          probe(cmd);
-        } else if constexpr (std::is_same_v<T, ProbeThroughputCmd>) {
-          probe_throughput(cmd);
-        } else if constexpr (std::is_same_v<T, ComputeCmd>) {
-          // A computation is a delay: the process's host has a core per process
-          // (placement.procs_per_host cores), and the core runs one computation at a time.
-          n3::Simulator::Schedule(n3::NanoSeconds(std::max<TimeNs>(0, cmd.duration)),
-                                  &ProcessHost::on_compute_done, this, cmd.task);
-        } else if constexpr (std::is_same_v<T, TraceCmd>) {
-          world_.observer().on_trace(self_.label, now(), cmd);
-        } else if constexpr (std::is_same_v<T, ReportCmd>) {
-          world_.observer().on_report(self_.label, now(), cmd);
-        } else if constexpr (std::is_same_v<T, ExitCmd>) {
-          stop(cmd);
-        } else {
-          static_assert(sizeof(T) == 0, "a command is not performed");
-        }
-      },
-      command);
+// A computation is a delay: the process's host has a core per process
+// (placement.procs_per_host cores), and the core runs one computation at a time.
+void ProcessHost::compute(const ComputeCmd& cmd) {
+  n3::Simulator::Schedule(n3::NanoSeconds(std::max<TimeNs>(0, cmd.duration)),
+                          &ProcessHost::on_compute_done, this, cmd.task);
+}
+
+void ProcessHost::trace(const TraceCmd& cmd) { world_.observer().on_trace(self_.label, now(), cmd); }
+
+void ProcessHost::report(const ReportCmd& cmd) {
+  world_.observer().on_report(self_.label, now(), cmd);
 }
 
 void ProcessHost::on_timer(std::uint64_t timer) {

@@ -50,8 +50,16 @@ class ProcessHost {
   // ------------------------------------------------ the loop (process_host.cpp)
   TimeNs now() const;
   void deliver(InputEvent event);
-  void perform_commands();
-  void perform(Command& command);
+  // One member per command kind (tsunagi::perform_commands calls them).
+  template <class Backend>
+  friend void tsunagi::perform_commands(Process& core, Backend& backend);
+  void perform_commands() { tsunagi::perform_commands(*core_, *this); }
+  bool stopped() const { return zombie_; }
+  void arm_timer(const ArmTimerCmd& cmd);
+  void compute(const ComputeCmd& cmd);
+  void trace(const TraceCmd& cmd);
+  void report(const ReportCmd& cmd);
+  void exit_process(const ExitCmd& exit) { stop(exit); }
   void on_timer(std::uint64_t timer);
   void on_compute_done(std::uint64_t task);
   // Where to reach process `target`: its address, or loopback when it runs on this node.
@@ -124,7 +132,7 @@ class ProcessHost {
     std::uint64_t probe = 0;
     std::uint64_t bytes = 0;
   };
-  void probe(const ProbeRttCmd& cmd);
+  void probe_rtt(const ProbeRttCmd& cmd);
   void send_ping(std::uint64_t id, Probe& probe);
   void on_datagram(SocketPtr socket);
   void on_sample_timeout(std::uint64_t id, std::uint32_t sample);

@@ -13,43 +13,10 @@
 
 namespace tsunagi::sim::simgrid {
 
-void ProcessActor::perform_commands() {
-  std::vector<Command> commands = core_->drain_commands();
-  for (Command& command : commands) {
-    perform(command);
-    if (zombie_) return;  // nothing after ExitCmd happens
-  }
-}
+void ProcessActor::trace(const TraceCmd& cmd) { world_.observer().on_trace(self_.label, now(), cmd); }
 
-void ProcessActor::perform(Command& command) {
-  std::visit(
-      [this](auto& cmd) {
-        using T = std::decay_t<decltype(cmd)>;
-        if constexpr (std::is_same_v<T, ConnectCmd>) {
-          connect(cmd);
-        } else if constexpr (std::is_same_v<T, SendCmd>) {
-          send(cmd);
-        } else if constexpr (std::is_same_v<T, CloseCmd>) {
-          close(cmd.conn);
-        } else if constexpr (std::is_same_v<T, ArmTimerCmd>) {
-          arm(TimerKind::Core, cmd.timer, cmd.at);
-        } else if constexpr (std::is_same_v<T, ProbeRttCmd>) {
-          probe(cmd);
-        } else if constexpr (std::is_same_v<T, ProbeThroughputCmd>) {
-          probe_throughput(cmd);
-        } else if constexpr (std::is_same_v<T, ComputeCmd>) {
-          compute(cmd);
-        } else if constexpr (std::is_same_v<T, TraceCmd>) {
-          world_.observer().on_trace(self_.label, now(), cmd);
-        } else if constexpr (std::is_same_v<T, ReportCmd>) {
-          world_.observer().on_report(self_.label, now(), cmd);
-        } else if constexpr (std::is_same_v<T, ExitCmd>) {
-          stop(cmd, now());
-        } else {
-          static_assert(sizeof(T) == 0, "a command is not performed");
-        }
-      },
-      command);
+void ProcessActor::report(const ReportCmd& cmd) {
+  world_.observer().on_report(self_.label, now(), cmd);
 }
 
 // Timers are never cancelled: the core ignores the ones it no longer wants.

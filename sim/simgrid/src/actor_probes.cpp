@@ -11,7 +11,7 @@
 
 namespace tsunagi::sim::simgrid {
 
-void ProcessActor::probe(const ProbeRttCmd& cmd) {
+void ProcessActor::probe_rtt(const ProbeRttCmd& cmd) {
   world_.count_probe();
   const int target = world_.find(cmd.to);
   if (target < 0 || world_.process(target).exited || probes_.count(cmd.probe) != 0) {

@@ -103,10 +103,16 @@ class ProcessActor {
   void on_message(Message* message);
   void put(int target, Message* message, std::uint64_t size, const Watch& what);
 
-  // actor_commands.cpp
-  void perform_commands();
-  void perform(Command& command);
+  // actor_commands.cpp: one member per command kind (tsunagi::perform_commands calls them)
+  template <class Backend>
+  friend void tsunagi::perform_commands(Process& core, Backend& backend);
+  void perform_commands() { tsunagi::perform_commands(*core_, *this); }
+  bool stopped() const { return zombie_; }
   void compute(const ComputeCmd& cmd);
+  void arm_timer(const ArmTimerCmd& cmd) { arm(TimerKind::Core, cmd.timer, cmd.at); }
+  void trace(const TraceCmd& cmd);
+  void report(const ReportCmd& cmd);
+  void exit_process(const ExitCmd& exit) { stop(exit, now()); }
   void arm(TimerKind kind, std::uint64_t id, TimeNs at, std::uint64_t attempt = 0);
 
   // actor_streams.cpp
@@ -130,7 +136,7 @@ class ProcessActor {
   void send_reset(int target, ConnId peer_conn);
 
   // actor_probes.cpp
-  void probe(const ProbeRttCmd& cmd);
+  void probe_rtt(const ProbeRttCmd& cmd);
   void send_ping(std::uint64_t id, Probe& probe);
   void on_ping(const Message& message);
   void on_pong(const Message& message);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -101,5 +102,32 @@ class Process {
  private:
   std::vector<Command> commands_;
 };
+
+// How every backend performs a core's commands: in the order they were issued, and none after
+// the one that stopped the process (its ExitCmd). `Backend` has one member per command kind —
+// connect, send, close, arm_timer, probe_rtt, probe_throughput, compute, trace, report,
+// exit_process — and `stopped()`; a command kind a backend does not handle fails to compile.
+template <class Backend>
+void perform_commands(Process& core, Backend& backend) {
+  for (Command& command : core.drain_commands()) {
+    std::visit(
+        [&backend](auto& cmd) {
+          using T = std::decay_t<decltype(cmd)>;
+          if constexpr (std::is_same_v<T, ConnectCmd>) backend.connect(cmd);
+          else if constexpr (std::is_same_v<T, SendCmd>) backend.send(cmd);
+          else if constexpr (std::is_same_v<T, CloseCmd>) backend.close(cmd.conn);
+          else if constexpr (std::is_same_v<T, ArmTimerCmd>) backend.arm_timer(cmd);
+          else if constexpr (std::is_same_v<T, ProbeRttCmd>) backend.probe_rtt(cmd);
+          else if constexpr (std::is_same_v<T, ProbeThroughputCmd>) backend.probe_throughput(cmd);
+          else if constexpr (std::is_same_v<T, ComputeCmd>) backend.compute(cmd);
+          else if constexpr (std::is_same_v<T, TraceCmd>) backend.trace(cmd);
+          else if constexpr (std::is_same_v<T, ReportCmd>) backend.report(cmd);
+          else if constexpr (std::is_same_v<T, ExitCmd>) backend.exit_process(cmd);
+          else static_assert(sizeof(T) == 0, "a command kind is not performed");
+        },
+        command);
+    if (backend.stopped()) return;
+  }
+}
 
 }  // namespace tsunagi
