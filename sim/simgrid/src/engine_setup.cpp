@@ -45,9 +45,17 @@ void apply_extra_config() {
 }  // namespace
 
 std::unique_ptr<sg4::Engine> make_engine() {
-  static int argc = 1;
   static char program[] = "tsunagi";
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer cannot follow SimGrid's own stack switching (it reports overflows on the
+  // actors' stacks); one system thread per actor is slower but what it understands.
+  static char threads[] = "--cfg=contexts/factory:thread";
+  static int argc = 2;
+  static char* argv[] = {program, threads, nullptr};
+#else
+  static int argc = 1;
   static char* argv[] = {program, nullptr};
+#endif
   auto engine = std::make_unique<sg4::Engine>(&argc, argv);
   // SimGrid logs every configuration change at INFO; keep stderr for the run's own progress.
   xbt_log_control_set("root.thres:warning");
