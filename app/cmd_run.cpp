@@ -170,14 +170,17 @@ int run_command(const RunOptions& options) {
 
   const fs::path result_file = dir / runner::kResultFileName;
   const fs::path trace_file = dir / runner::kTraceFileName;
+  std::vector<fs::path> more_files;
   try {
     runner::write_result_file(result_file, result.json);
     runner::write_trace_file(trace_file, recorder);
+    const fs::path graph_file = dir / runner::kRelayGraphFileName;
+    if (runner::write_relay_graph(graph_file, recorder)) more_files.push_back(graph_file);
   } catch (const runner::OutputError& error) {
     std::cerr << "tsunagi run: " << error.what() << '\n';
     return kExitFailed;
   }
-  print_run_summary(std::cout, result.json, result_file, trace_file);
+  print_run_summary(std::cout, result.json, result_file, trace_file, more_files);
   for (const std::string& problem : result.problems) {
     std::cerr << "tsunagi run: " << problem << '\n';
   }

@@ -59,6 +59,19 @@ const char* time_kind(const ordered_json& r) {
   return text(at(r, "backend")) == "realnet" ? "measured" : "simulated";
 }
 
+// Only for runs of the connectivity workload: "connectivity 462 of 462 ordered pairs, ...".
+std::string connectivity_line(const ordered_json& r) {
+  const ordered_json& connected = at(r, "relay.pairs_connected");
+  if (!connected.is_number()) return "";
+  std::string line = "connectivity " + text(connected) + " of " + text(at(r, "relay.pairs_total")) +
+                     " ordered pairs reached";
+  const ordered_json& forbidden = at(r, "relay.forbidden_pairs");
+  if (forbidden.is_number())
+    line += "; " + text(forbidden) + " forbidden by the policies, unreached = forbidden: " +
+            text(at(r, "relay.unreached_match_policy"));
+  return line + '\n';
+}
+
 std::string workload_line(const ordered_json& r) {
   std::string line = text(at(r, "workload.name"));
   if (line == "none") return line;
@@ -92,7 +105,8 @@ std::string format_seconds(double seconds) {
 
 void print_run_summary(std::ostream& out, const ordered_json& r,
                        const std::filesystem::path& result_file,
-                       const std::filesystem::path& trace_file) {
+                       const std::filesystem::path& trace_file,
+                       const std::vector<std::filesystem::path>& more_files) {
   out << "scenario     " << text(at(r, "scenario")) << " (" << text(at(r, "scenario_path"))
       << ")\n"
       << "backend      " << text(at(r, "backend")) << ", seed " << text(at(r, "seed")) << ", "
@@ -103,10 +117,12 @@ void print_run_summary(std::ostream& out, const ordered_json& r,
       << text(at(r, "messages.delivered")) << ", relayed " << text(at(r, "messages.relayed"))
       << '\n'
       << "workload     " << workload_line(r) << '\n'
+      << connectivity_line(r)
       << "time         " << time_kind(r) << " " << seconds_text(at(r, "simulated_end_s")) << ", wall "
       << seconds_text(at(r, "wall_s")) << '\n'
       << "files        " << result_file.string() << '\n'
       << "             " << trace_file.string() << '\n';
+  for (const auto& file : more_files) out << "             " << file.string() << '\n';
   const ordered_json& problems = at(r, "problems");
   if (at(r, "ok") == true) {
     out << "result       ok\n";

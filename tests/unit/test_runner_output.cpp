@@ -66,3 +66,21 @@ TEST_CASE("runner: an output path that is a file is refused before the run", "[r
                   tsunagi::runner::OutputError);
   fs::remove_all(dir);
 }
+
+TEST_CASE("runner: relays.dot draws each site, relay and link once", "[runner][relay]") {
+  const fs::path dir = fresh_dir();
+  tsunagi::runner::prepare_output_dir(dir);
+  const fs::path file = dir / tsunagi::runner::kRelayGraphFileName;
+  tsunagi::runner::Recorder recorder;
+  CHECK_FALSE(tsunagi::runner::write_relay_graph(file, recorder));  // no relay: no file
+  CHECK_FALSE(fs::exists(file));
+  recorder.on_report("a-relay0", 5, {"relay", {{"relay", "a-relay0"}, {"site", "a"}, {"links", {"b-gw0"}}}});
+  recorder.on_report("b-gw0", 5, {"relay", {{"relay", "b-gw0"}, {"site", "b"}, {"links", {"a-relay0"}}}});
+  REQUIRE(tsunagi::runner::write_relay_graph(file, recorder));
+  const std::string dot = slurp(file);
+  CHECK(dot.find("label = \"a\";") != std::string::npos);
+  CHECK(dot.find("\"b-gw0\";") != std::string::npos);
+  CHECK(dot.find("\"a-relay0\" -- \"b-gw0\";") != std::string::npos);
+  CHECK(dot.find("\"b-gw0\" -- \"a-relay0\"") == std::string::npos);  // both ends report it: once
+  fs::remove_all(dir);
+}

@@ -12,6 +12,7 @@ namespace tsunagi::runner {
 
 inline constexpr const char* kResultFileName = "result.json";
 inline constexpr const char* kTraceFileName = "trace.jsonl";
+inline constexpr const char* kRelayGraphFileName = "relays.dot";
 
 // A file or directory could not be created or written; the message names the path and why.
 class OutputError : public std::runtime_error {
@@ -28,5 +29,9 @@ void prepare_output_dir(const std::filesystem::path& dir);
 void write_result_file(const std::filesystem::path& file, const nlohmann::ordered_json& result);
 
 void write_trace_file(const std::filesystem::path& file, const Recorder& recorder);
+
+// The relay overlay (sites, relays, live links) as Graphviz DOT, from the relays' end-of-run
+// reports; false (and no file) when no relay reported.
+bool write_relay_graph(const std::filesystem::path& file, const Recorder& recorder);
 
 }  // namespace tsunagi::runner
