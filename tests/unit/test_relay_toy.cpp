@@ -68,6 +68,17 @@ std::optional<ConnectFailure> a_c_blocked(int from, int to) {
   return std::nullopt;
 }
 
+// No relays: plan all over sites a, b, c where a and c cannot connect; `routing` decides.
+ToyWorld without_relays(RoutingKind routing) {
+  ProtocolConfig cfg = relay_config();
+  cfg.overlay.plan = PlanKind::AllToAll;
+  cfg.overlay.routing = routing;
+  cfg.overlay.connect_timeout = 20 * kNsPerSec;
+  ToySites s = sites(3, {});
+  s.blocked = a_c_blocked;
+  return world(cfg, s);
+}
+
 }  // namespace
 
 TEST_CASE("relay toy: sites that cannot connect are bridged by a third site's relay", "[relay]") {
@@ -90,13 +101,7 @@ TEST_CASE("relay toy: sites that cannot connect are bridged by a third site's re
 }
 
 TEST_CASE("relay toy: the direct baseline reaches exactly the pairs the policy allows", "[relay]") {
-  ProtocolConfig cfg = relay_config();
-  cfg.overlay.plan = PlanKind::AllToAll;
-  cfg.overlay.routing = RoutingKind::Direct;
-  cfg.overlay.connect_timeout = 20 * kNsPerSec;
-  ToySites s = sites(3, {});
-  s.blocked = a_c_blocked;
-  ToyWorld w = world(cfg, s);
+  ToyWorld w = without_relays(RoutingKind::Direct);
   REQUIRE(w.run());
   const Reach r = reach(w);
   std::set<std::pair<Rank, Rank>> forbidden;
@@ -151,12 +156,7 @@ TEST_CASE("relay toy: a relay that dies is routed around and its nodes re-attach
 TEST_CASE("relay toy: plan all without relays routes around pairs that cannot connect", "[relay]") {
   // Only the lower rank of a pair connects; when that fails the higher one hears it through the
   // rendezvous (it would wait forever otherwise), and the routing rounds go through site b.
-  ProtocolConfig cfg = relay_config();
-  cfg.overlay.plan = PlanKind::AllToAll;
-  cfg.overlay.connect_timeout = 20 * kNsPerSec;
-  ToySites s = sites(3, {});
-  s.blocked = a_c_blocked;
-  ToyWorld w = world(cfg, s);
+  ToyWorld w = without_relays(RoutingKind::Rounds);
   REQUIRE(w.run());
   const Reach r = reach(w);
   CHECK(r.reached.size() == 30u);
