@@ -2,7 +2,6 @@
 // connectivity workload, against what the cluster policies allow; the relays' paths between
 // clusters; the busiest router's WAN connections; and when the static connections settled.
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 
@@ -68,39 +67,39 @@ ordered_json relay_paths(const Recorder& recorder) {
 // direct connection), the rendezvous's control connections left out.
 std::optional<std::uint64_t> max_wan_connections(const Recorder& recorder, const RunFacts& facts) {
   if (facts.cluster_names.empty()) return std::nullopt;
+  std::set<std::pair<std::string, std::string>> relay_links;
   std::map<std::string, int> cluster_of_relay;
-  for (const ReportEntry& report : recorder.reports()) {
-    if (report.key != "relay") continue;
-    const std::string site = report.value.value("site", "");
-    for (std::size_t c = 0; c < facts.cluster_names.size(); ++c)
-      if (facts.cluster_names[c] == site) cluster_of_relay[report.value.value("relay", "")] = static_cast<int>(c);
-  }
-  std::set<std::pair<std::string, std::string>> links;  // unordered, once each
+  std::set<std::pair<Rank, Rank>> rank_links;
   for (const ReportEntry& report : recorder.reports()) {
     if (report.key == "relay") {
       const std::string self = report.value.value("relay", "");
+      const auto name = std::find(facts.cluster_names.begin(), facts.cluster_names.end(),
+                                  report.value.value("site", ""));
+      cluster_of_relay[self] = name == facts.cluster_names.end()
+                                   ? -1 : static_cast<int>(name - facts.cluster_names.begin());
       for (const auto& peer : report.value.value("links", nlohmann::json::array()))
-        links.insert(std::minmax(self, peer.get<std::string>()));
+        relay_links.insert(std::minmax(self, peer.get<std::string>()));
     } else if (report.key == "node" && report.value.contains("peers")) {
-      const std::string self = std::to_string(report.value.value("rank", kNoRank));
-      for (const auto& peer : report.value.at("peers"))
-        links.insert(std::minmax(self, std::to_string(peer.get<Rank>())));
+      const Rank self = report.value.value("rank", kNoRank);
+      for (const auto& peer : report.value.at("peers")) rank_links.insert(std::minmax(self, peer.get<Rank>()));
     }
   }
-  auto cluster_of = [&](const std::string& end) -> int {
-    auto relay = cluster_of_relay.find(end);
-    if (relay != cluster_of_relay.end()) return relay->second;
-    if (end.empty() || !std::all_of(end.begin(), end.end(), ::isdigit)) return -1;  // unknown relay
-    const auto rank = static_cast<std::size_t>(std::stoul(end));
-    return rank < facts.rank_cluster.size() ? facts.rank_cluster[rank] : -1;
+  auto rank_cluster = [&](Rank r) {
+    return r >= 0 && static_cast<std::size_t>(r) < facts.rank_cluster.size()
+               ? facts.rank_cluster[static_cast<std::size_t>(r)] : -1;
+  };
+  auto relay_cluster = [&](const std::string& label) {
+    auto it = cluster_of_relay.find(label);
+    return it == cluster_of_relay.end() ? -1 : it->second;
   };
   std::vector<std::uint64_t> crossing(facts.cluster_names.size(), 0);
-  for (const auto& [a, b] : links) {
-    const int ca = cluster_of(a), cb = cluster_of(b);
-    if (ca == cb || ca < 0 || cb < 0) continue;
-    ++crossing[static_cast<std::size_t>(ca)];
-    ++crossing[static_cast<std::size_t>(cb)];
-  }
+  auto count = [&](int a, int b) {
+    if (a == b || a < 0 || b < 0) return;
+    ++crossing[static_cast<std::size_t>(a)];
+    ++crossing[static_cast<std::size_t>(b)];
+  };
+  for (const auto& [a, b] : relay_links) count(relay_cluster(a), relay_cluster(b));
+  for (const auto& [a, b] : rank_links) count(rank_cluster(a), rank_cluster(b));
   return *std::max_element(crossing.begin(), crossing.end());
 }
 

@@ -33,11 +33,6 @@ class Relay final : public Process {
     std::string relay;               // kind Relay: its label
     Rank rank = kNoRank;             // kind Node: the attached rank
   };
-  // What an advert says besides its links (LinkState keeps the links).
-  struct AdvertExtras {
-    bool settled = false;
-    std::vector<Rank> ranks;
-  };
 
   // relay.cpp: plumbing, registration, links
   void on_started(const StartedInput& in);
@@ -57,6 +52,7 @@ class Relay final : public Process {
 
   // relay_forwarding.cpp: link state, forwarding, undeliverable, report
   void advertise();
+  bool settled(const std::string& relay) const;
   void on_advert(ConnId from, const wire::Frame& frame);
   void send_database(ConnId id);
   void flood(const wire::Frame& frame, ConnId except);
@@ -87,7 +83,6 @@ class Relay final : public Process {
   std::set<Rank> expected_;                       // ranks told to attach to us first
 
   relay::LinkState db_;
-  std::map<std::string, AdvertExtras> extras_;     // per origin, as of its newest advert
   std::uint64_t seq_ = 0;
   bool routes_dirty_ = true;
   std::map<std::string, std::string> next_hop_;    // reachable relay -> our next hop to it

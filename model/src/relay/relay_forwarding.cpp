@@ -18,8 +18,7 @@ void Relay::advertise() {
   msg.settled = have_list_ && attempts_open_ == 0 && all_attached;
   for (const auto& [peer, ids] : links_) msg.neighbours.push_back(peer);
   for (const auto& [rank, id] : attached_) msg.ranks.push_back(rank);
-  db_.accept({label_, msg.seq, {msg.neighbours.begin(), msg.neighbours.end()}});
-  extras_[label_] = {msg.settled, msg.ranks};
+  db_.accept({label_, msg.seq, {msg.neighbours.begin(), msg.neighbours.end()}, msg.settled, msg.ranks});
   routes_dirty_ = true;
   flood(wire::make_link_advert(msg), 0);
   retry_held();
@@ -30,8 +29,9 @@ void Relay::on_advert(ConnId from, const wire::Frame& frame) {
   if (auto* e = std::get_if<wire::DecodeError>(&decoded)) return reject(from, e->reason);
   auto& msg = std::get<wire::LinkAdvertMsg>(decoded);
   if (msg.origin == label_) return;  // our own, come back around
-  if (!db_.accept({msg.origin, msg.seq, {msg.neighbours.begin(), msg.neighbours.end()}})) return;
-  extras_[msg.origin] = {msg.settled, std::move(msg.ranks)};
+  if (!db_.accept({msg.origin, msg.seq, {msg.neighbours.begin(), msg.neighbours.end()},
+                   msg.settled, std::move(msg.ranks)}))
+    return;
   routes_dirty_ = true;
   flood(frame, from);  // only adverts that were new to us: floods end
   retry_held();
@@ -39,10 +39,9 @@ void Relay::on_advert(ConnId from, const wire::Frame& frame) {
 
 void Relay::send_database(ConnId id) {
   for (const auto& [origin, advert] : db_.adverts()) {
-    const AdvertExtras& extra = extras_[origin];
-    send_frame(id, wire::make_link_advert({origin, advert.seq, extra.settled,
+    send_frame(id, wire::make_link_advert({origin, advert.seq, advert.settled,
                                            {advert.neighbours.begin(), advert.neighbours.end()},
-                                           extra.ranks}));
+                                           advert.ranks}));
   }
 }
 
@@ -74,12 +73,17 @@ std::optional<std::string> Relay::owner_of(Rank rank) {
   if (attached_.count(rank)) return label_;
   refresh_routes();
   std::optional<std::string> best;
-  for (const auto& [origin, extra] : extras_) {
+  for (const auto& [origin, advert] : db_.adverts()) {
     if (origin == label_ || !hops_.count(origin)) continue;
-    if (!std::binary_search(extra.ranks.begin(), extra.ranks.end(), rank)) continue;
+    if (!std::binary_search(advert.ranks.begin(), advert.ranks.end(), rank)) continue;
     if (!best || hops_[origin] < hops_[*best]) best = origin;  // map order: smaller label first
   }
   return best;
+}
+
+bool Relay::settled(const std::string& relay) const {
+  auto it = db_.adverts().find(relay);
+  return it != db_.adverts().end() && it->second.settled;
 }
 
 // Every relay we can reach, or that one of them (or we) link to, has settled: a destination
@@ -87,10 +91,6 @@ std::optional<std::string> Relay::owner_of(Rank rank) {
 // the one that makes the link usable, may still be on its way.
 bool Relay::converged() const {
   if (!have_list_ || attempts_open_ > 0) return false;
-  auto settled = [this](const std::string& relay) {
-    auto it = extras_.find(relay);
-    return it != extras_.end() && it->second.settled;
-  };
   for (const auto& [peer, ids] : links_)
     if (!settled(peer)) return false;
   const auto& adverts = db_.adverts();

@@ -18,6 +18,10 @@ struct Advert {
   std::string origin;               // relay label, e.g. "chiba-relay0"
   std::uint64_t seq = 0;            // strictly increasing per origin
   std::set<std::string> neighbours; // relays the origin has a live connection to
+  // Carried along, not used for paths: whether all the origin's connects are decided and the
+  // ranks told to attach to it attached, and the ranks attached to it (ascending).
+  bool settled = false;
+  std::vector<std::int32_t> ranks{};
 };
 
 class LinkState {
