@@ -1,37 +1,192 @@
-# Fails when a file under model/ includes a backend, socket, clock or OS-randomness header,
-# or names a clock or OS random source (shared/DESIGN.md, "Rules of the house").
-file(GLOB_RECURSE files ${MODEL_DIR}/*.hpp ${MODEL_DIR}/*.cpp ${MODEL_DIR}/*.h)
-set(forbidden_includes
-    "ns3/" "simgrid/" "boost/asio" "sys/socket" "netinet/" "arpa/" "unistd.h" "sys/time"
-    "<chrono>" "<random>" "<thread>" "<fstream>" "<iostream>" "<cstdio>" "<filesystem>"
-    "tsunagi/sim/" "tsunagi/realnet/" "tsunagi/scenarios/" "tsunagi/runner/" "toml")
-set(forbidden_words system_clock steady_clock high_resolution_clock random_device "std::rand("
-    "time(NULL)" "time(nullptr)" "getenv" "fopen")
-set(violations "")
-foreach(f ${files})
-  file(STRINGS ${f} lines)
+# The purity check of the protocol core (ctest purity:model_includes).
+#
+#   cmake -DMODEL_DIR=<dir> -P tests/purity_check.cmake
+#
+# The rule it enforces: model/ is a pure, deterministic protocol core with no I/O. It includes
+# nothing from sim/, realnet/, scenarios/, runner/, ns-3, SimGrid, Asio or TOML, and uses no
+# sockets, files, streams, threads, clocks or OS randomness. Time reaches the core only as the
+# `now` of each input; randomness only from the core's own seeded generator (rng.hpp); all I/O
+# is done by a backend performing the core's commands.
+#
+# Every C/C++ file under MODEL_DIR is read line by line. `#include` lines are matched against
+# the forbidden headers; the code of every line (comments and string literals removed, so a
+# comment may name what it avoids) is matched against the forbidden calls and types. Each
+# violation is printed as `file:line: what — rule`, and the script then fails. Durations from
+# <chrono> (std::chrono::nanoseconds, duration_cast) are allowed; its clocks are not.
+# tests/purity_fixtures/ holds one failing directory per rule and one clean one.
+
+if(NOT MODEL_DIR)
+  message(FATAL_ERROR "usage: cmake -DMODEL_DIR=<dir> -P purity_check.cmake")
+endif()
+if(NOT IS_DIRECTORY "${MODEL_DIR}")
+  message(FATAL_ERROR "MODEL_DIR=${MODEL_DIR} is not a directory")
+endif()
+
+# The rules, as printed after each violation.
+set(rule_layer "model/ includes nothing from the backends or outer layers (sim/, realnet/, scenarios/, runner/, ns-3, SimGrid, Asio, TOML)")
+set(rule_os "no sockets or OS calls in model/: the backend performs every connect, send and close")
+set(rule_io "no streams or files in model/: the core does no I/O (traces and reports are commands)")
+set(rule_thread "no threads or synchronisation in model/: the core is a single-threaded state machine driven by its backend's loop")
+set(rule_clock "no clocks in model/: time reaches the core only as Input.now (integer nanoseconds)")
+set(rule_random "no OS or C-library randomness in model/: use the core's seeded generator (rng.hpp)")
+set(rule_env "no environment or files in model/: configuration arrives in the Started input")
+
+# Forbidden headers: regex on the header as written (<...> or "..."), what it brings, rule.
+set(n_inc 0)
+function(forbid_include regex what rule)  # a function: a macro would re-read the escapes
+  math(EXPR i "${n_inc} + 1")
+  set(n_inc ${i} PARENT_SCOPE)
+  set(inc_${i}_re "${regex}" PARENT_SCOPE)
+  set(inc_${i}_what "${what}" PARENT_SCOPE)
+  set(inc_${i}_rule "${rule}" PARENT_SCOPE)
+endfunction()
+forbid_include("^[<\"]ns3/" "ns-3" layer)
+forbid_include("^[<\"]simgrid/" "SimGrid" layer)
+forbid_include("^[<\"]boost/asio" "Boost.Asio" layer)
+forbid_include("toml" "a TOML parser" layer)
+forbid_include("tsunagi/(sim|realnet|scenarios|runner)/" "an outer layer of tsunagi" layer)
+forbid_include("sys/socket" "sockets" os)
+forbid_include("netinet/" "sockets" os)
+forbid_include("arpa/" "sockets" os)
+forbid_include("unistd\\.h" "POSIX calls" os)
+forbid_include("^<(fstream|iostream|cstdio|stdio\\.h|filesystem)>$" "streams and files" io)
+forbid_include("^<thread>$" "threads" thread)
+forbid_include("^<mutex>$" "locks" thread)
+forbid_include("^<shared_mutex>$" "locks" thread)
+forbid_include("^<atomic>$" "atomics" thread)
+forbid_include("^<future>$" "asynchronous tasks" thread)
+forbid_include("^<condition_variable>$" "thread waits" thread)
+forbid_include("^<(semaphore|latch|barrier|stop_token)>$" "thread synchronisation" thread)
+forbid_include("^<pthread\\.h>$" "threads" thread)
+forbid_include("^<ctime>$" "the C clock" clock)
+forbid_include("^<time\\.h>$" "the C clock" clock)
+forbid_include("sys/time" "the system clock" clock)
+forbid_include("^<random>$" "random engines and random_device" random)
+forbid_include("sys/random\\.h" "getrandom" random)
+
+# Forbidden code: regex on the line with comments and string literals removed.
+# `lead` keeps a name from matching inside a longer one or as a member (x.rand( is someone's
+# own function); `tail` ends a name.
+set(lead "(^|[^A-Za-z0-9_.>:])(std::|::)?")
+set(word "(^|[^A-Za-z0-9_])")
+set(tail "([^A-Za-z0-9_]|$)")
+set(n_code 0)
+function(forbid_code regex what rule)
+  math(EXPR i "${n_code} + 1")
+  set(n_code ${i} PARENT_SCOPE)
+  set(code_${i}_re "${regex}" PARENT_SCOPE)
+  set(code_${i}_what "${what}" PARENT_SCOPE)
+  set(code_${i}_rule "${rule}" PARENT_SCOPE)
+endfunction()
+forbid_code("${lead}rand[ \t]*\\(" "calls rand()" random)
+forbid_code("${lead}srand[ \t]*\\(" "calls srand()" random)
+forbid_code("${lead}random[ \t]*\\(" "calls random()" random)
+forbid_code("${lead}srandom[ \t]*\\(" "calls srandom()" random)
+forbid_code("${word}[dejlmn]rand48${tail}" "uses the drand48 family" random)
+forbid_code("${word}random_device${tail}" "uses std::random_device" random)
+forbid_code("${word}getrandom${tail}" "calls getrandom()" random)
+forbid_code("${word}arc4random" "calls arc4random()" random)
+forbid_code("${word}steady_clock${tail}" "uses std::chrono::steady_clock" clock)
+forbid_code("${word}system_clock${tail}" "uses std::chrono::system_clock" clock)
+forbid_code("${word}high_resolution_clock${tail}" "uses std::chrono::high_resolution_clock" clock)
+forbid_code("${word}utc_clock${tail}" "uses std::chrono::utc_clock" clock)
+forbid_code("${word}file_clock${tail}" "uses std::chrono::file_clock" clock)
+forbid_code("${word}tai_clock${tail}" "uses std::chrono::tai_clock" clock)
+forbid_code("${word}gps_clock${tail}" "uses std::chrono::gps_clock" clock)
+forbid_code("::[ \t]*now[ \t]*\\(" "reads a clock (::now())" clock)
+forbid_code("${lead}time[ \t]*\\([ \t]*(NULL|nullptr|0|&)" "calls time()" clock)
+forbid_code("${lead}clock[ \t]*\\([ \t]*\\)" "calls clock()" clock)
+forbid_code("${word}(clock_gettime|gettimeofday|timespec_get)${tail}" "reads the system time" clock)
+forbid_code("${word}(secure_)?getenv${tail}" "reads the environment (getenv)" env)
+forbid_code("${word}fopen${tail}" "opens a file (fopen)" env)
+
+file(GLOB_RECURSE files
+     ${MODEL_DIR}/*.hpp ${MODEL_DIR}/*.cpp ${MODEL_DIR}/*.h ${MODEL_DIR}/*.hh
+     ${MODEL_DIR}/*.cc ${MODEL_DIR}/*.cxx ${MODEL_DIR}/*.ipp ${MODEL_DIR}/*.inl ${MODEL_DIR}/*.tpp)
+list(SORT files)
+
+set(violations 0)
+foreach(f IN LISTS files)
+  file(READ "${f}" content)
+  # One list element per line: hide the characters CMake lists treat specially first.
+  string(REPLACE "\r" "" content "${content}")
+  string(REPLACE ";" "<semicolon>" content "${content}")
+  string(REPLACE "[" "<lbracket>" content "${content}")
+  string(REPLACE "]" "<rbracket>" content "${content}")
+  string(REPLACE "\\" "<backslash>" content "${content}")
+  string(REPLACE "\n" ";" lines "${content}")
   set(n 0)
+  set(in_comment FALSE)
   foreach(line IN LISTS lines)
-    math(EXPR n "${n}+1")
-    if(line MATCHES "^[ \t]*#[ \t]*include")
-      foreach(bad ${forbidden_includes})
-        string(FIND "${line}" "${bad}" pos)
-        if(NOT pos EQUAL -1)
-          list(APPEND violations "${f}:${n}: includes ${bad}")
+    math(EXPR n "${n} + 1")
+    string(REPLACE "<backslash>" "\\" line "${line}")
+    string(REPLACE "<lbracket>" "[" line "${line}")
+    string(REPLACE "<rbracket>" "]" line "${line}")
+    string(REPLACE "<semicolon>" ";" line "${line}")
+    set(found "")
+
+    # Includes (not inside a block comment).
+    if(NOT in_comment AND line MATCHES "^[ \t]*#[ \t]*include[ \t]*([<\"][^>\"]*[>\"])")
+      set(header "${CMAKE_MATCH_1}")
+      foreach(i RANGE 1 ${n_inc})
+        if(header MATCHES "${inc_${i}_re}")
+          list(APPEND found "includes ${header} (${inc_${i}_what})|${inc_${i}_rule}")
         endif()
       endforeach()
-    endif()
-    foreach(bad ${forbidden_words})
-      string(FIND "${line}" "${bad}" pos)
-      if(NOT pos EQUAL -1)
-        list(APPEND violations "${f}:${n}: uses ${bad}")
+    else()
+      # The code of the line: drop character and string literals, then comments.
+      string(REGEX REPLACE "'([^'\\\\]|\\\\.)'" "''" code "${line}")
+      string(REGEX REPLACE "\"([^\"\\\\]|\\\\.)*\"" "\"\"" code "${code}")
+      set(kept "")
+      while(NOT code STREQUAL "")
+        if(in_comment)
+          string(FIND "${code}" "*/" end)
+          if(end EQUAL -1)
+            set(code "")
+          else()
+            math(EXPR end "${end} + 2")
+            string(SUBSTRING "${code}" ${end} -1 code)
+            set(in_comment FALSE)
+          endif()
+        else()
+          string(FIND "${code}" "//" line_comment)
+          string(FIND "${code}" "/*" block_comment)
+          if(block_comment EQUAL -1 OR (NOT line_comment EQUAL -1 AND line_comment LESS block_comment))
+            if(NOT line_comment EQUAL -1)
+              string(SUBSTRING "${code}" 0 ${line_comment} code)
+            endif()
+            string(APPEND kept "${code}")
+            set(code "")
+          else()
+            string(SUBSTRING "${code}" 0 ${block_comment} before)
+            string(APPEND kept "${before} ")
+            math(EXPR start "${block_comment} + 2")
+            string(SUBSTRING "${code}" ${start} -1 code)
+            set(in_comment TRUE)
+          endif()
+        endif()
+      endwhile()
+      if(NOT kept STREQUAL "")
+        foreach(i RANGE 1 ${n_code})
+          if(kept MATCHES "${code_${i}_re}")
+            list(APPEND found "${code_${i}_what}|${code_${i}_rule}")
+          endif()
+        endforeach()
       endif()
+    endif()
+
+    foreach(v IN LISTS found)
+      string(REGEX REPLACE "\\|[a-z]+$" "" what "${v}")
+      string(REGEX REPLACE "^.*\\|" "" rule "${v}")
+      message("${f}:${n}: ${what} — breaks the rule: ${rule_${rule}}")
+      math(EXPR violations "${violations} + 1")
     endforeach()
   endforeach()
 endforeach()
+
 list(LENGTH files count)
-if(violations)
-  string(REPLACE ";" "\n" text "${violations}")
-  message(FATAL_ERROR "model/ must stay pure (shared/DESIGN.md):\n${text}")
+if(violations GREATER 0)
+  message(FATAL_ERROR "model/ must stay pure: ${violations} violation(s) in ${MODEL_DIR}, "
+                      "listed above as file:line: what — rule")
 endif()
 message(STATUS "model/ purity: ${count} files clean")

@@ -28,9 +28,10 @@ class Scripted : public Process {
     record_->push_back(input);
     if (script_) {
       script_(*this, input);
-    } else if (std::holds_alternative<StartedInput>(input.event) &&
-               std::get<StartedInput>(input.event).rank != kNoRank) {
-      emit(ExitCmd{true, "no script"});  // ranks without a script leave at once
+    } else if (std::holds_alternative<StartedInput>(input.event)) {
+      // Without a script a process leaves at once, the rendezvous too: no backend stops a
+      // process for it (docs/backend-contract.md).
+      emit(ExitCmd{true, "no script"});
     }
   }
   void command(Command command) { emit(std::move(command)); }
@@ -60,7 +61,7 @@ class Observer : public runner::RunObserver {
 };
 
 struct Run {
-  std::map<Rank, Script> scripts;  // kNoRank = the rendezvous (without a script it only waits)
+  std::map<Rank, Script> scripts;  // kNoRank = the rendezvous (without a script: leaves at once)
   std::map<Rank, std::vector<Input>> inputs;
   Observer observer;
   sim::ns3::Ns3RunSummary summary;

@@ -19,7 +19,8 @@ void ScriptedRun::run(const scenario::Scenario& scenario, runner::RunObserver& o
   auto script_for = [this](Rank rank) -> Script {
     auto it = scripts.find(rank);
     if (it != scripts.end()) return it->second;
-    if (rank == kNoRank) return [](ScriptedProcess&, const Input&) {};
+    // Without a script a process leaves at once, the rendezvous too: no backend stops a
+    // process for it (docs/backend-contract.md).
     return [](ScriptedProcess& self, const Input& input) {
       if (std::holds_alternative<StartedInput>(input.event))
         self.command(ExitCmd{true, "nothing to do"});

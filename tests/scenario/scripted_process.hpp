@@ -36,8 +36,8 @@ class ScriptedProcess : public Process {
   Endpoint self_;
 };
 
-// Runs `scenario` with the given scripts (ranks without a script exit at once; the rendezvous
-// without a script only waits) and keeps what every process received.
+// Runs `scenario` with the given scripts (processes without a script, the rendezvous too, exit
+// at once) and keeps what every process received.
 struct ScriptedRun {
   std::map<Rank, Script> scripts;  // kNoRank = the rendezvous
   std::map<Rank, std::vector<Input>> inputs;

@@ -25,9 +25,7 @@ void Node::handle(const Input& input) {
         else if constexpr (std::is_same_v<T, ConnectFailedInput>) on_connect_failed(ev);
         else if constexpr (std::is_same_v<T, ReceivedInput>) on_received(ev);
         else if constexpr (std::is_same_v<T, ClosedInput>) on_closed(ev.conn);
-        else if constexpr (std::is_same_v<T, TimerFiredInput>) {
-          if (workload_) workload_->on_timer(*this, ev.timer);  // only workloads arm timers
-        }
+        else if constexpr (std::is_same_v<T, TimerFiredInput>) on_timer(ev.timer);
         else if constexpr (std::is_same_v<T, RttMeasuredInput>) on_rtt(ev);
         else if constexpr (std::is_same_v<T, ThroughputMeasuredInput>) on_throughput(ev);
         else if constexpr (std::is_same_v<T, ComputeDoneInput>) {
@@ -56,7 +54,8 @@ ConnId Node::open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose pu
   c.peer = peer;
   c.purpose = purpose;
   c.outgoing = true;
-  emit(ConnectCmd{id, to});
+  for (Command& cmd : wire::open_with_deadline(id, to, now_, config_->overlay.connect_timeout))
+    emit(std::move(cmd));
   // The hello is queued like any frame and goes out first once connected.
   send_frame(id, wire::make_hello({rank_, purpose}));
   return id;
@@ -79,6 +78,17 @@ void Node::on_connected(ConnId id) {
   }
   if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_up(c.peer, id, true);
   if (c.purpose == wire::ConnPurpose::Relay) relay_up(id);
+}
+
+// Besides the connect deadlines, only workloads arm timers.
+void Node::on_timer(std::uint64_t timer) {
+  if (auto id = wire::connect_deadline_conn(timer)) {
+    auto it = conns_.find(*id);
+    if (it == conns_.end() || !wire::connect_overdue(it->second)) return;
+    emit(CloseCmd{*id});
+    return on_connect_failed({*id, ConnectFailure::TimedOut});
+  }
+  if (workload_) workload_->on_timer(*this, timer);
 }
 
 void Node::on_accepted(ConnId id) {
@@ -170,7 +180,10 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
       // The peer's connect to us failed: stop waiting for it; routes go around.
       if (frame.src >= 0 && frame.src < n_ && !static_conns_.count(frame.src)) static_peer_failed(frame.src);
       return;
-    case FrameType::Shutdown: return on_shutdown();
+    case FrameType::Shutdown:
+    case FrameType::Release:
+      if (id != rendezvous_conn_) return reject(id, "shutdown frames come from the rendezvous only");
+      return frame.type == FrameType::Shutdown ? on_shutdown() : on_release();
     case FrameType::Goodbye: return on_goodbye(id);
     default: return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
   }
@@ -203,6 +216,10 @@ void Node::close_connection(ConnId id) {
 void Node::on_closed(ConnId id) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
+  if (phase_ == Phase::Leaving) {  // peers leave as they get their release: nothing to decide
+    conns_.erase(it);
+    return;
+  }
   Rank peer = it->second.peer;
   auto purpose = it->second.purpose;
   if (it->second.up && counts_as_data(purpose)) --counters_.open_data_connections;

@@ -2,7 +2,8 @@
 //   register with the rendezvous -> receive the directory -> probe RTTs to every peer and
 //   report the peers it judges on its own switch (topology plan only) -> receive the combined
 //   groups -> open its static connections (the plan) -> build routes by round exchange ->
-//   run the workload, relaying for others and opening shortcuts -> report and exit on shutdown.
+//   run the workload, relaying for others and opening shortcuts -> on shutdown report, ack and
+//   wait (leaving: connections that close now are expected) -> exit on release.
 #pragma once
 
 #include <cstdint>
@@ -46,7 +47,9 @@ class Node final : public Process, private WorkloadContext {
   void handle(const Input& input) override;
 
  private:
-  enum class Phase { Idle, Registering, Probing, AwaitGroups, Connecting, Routing, Running, Exited };
+  enum class Phase {
+    Idle, Registering, Probing, AwaitGroups, Connecting, Routing, Running, Leaving, Exited
+  };
 
   // up: outgoing = connected; incoming = its hello seen.
   struct Conn : wire::FramedConn {
@@ -59,6 +62,7 @@ class Node final : public Process, private WorkloadContext {
   void on_started(const StartedInput& in);
   void on_connected(ConnId id);
   void on_accepted(ConnId id);
+  void on_timer(std::uint64_t timer);
   void on_connect_failed(const ConnectFailedInput& in);
   void on_received(ReceivedInput in);
   void on_closed(ConnId id);
@@ -109,6 +113,7 @@ class Node final : public Process, private WorkloadContext {
   void flush_waiting_frames();
   void undeliverable(const wire::Frame& frame, const std::string& reason);
   void on_shutdown();
+  void on_release();
 
   // node_relay.cpp: plan = relay (attach to a relay of the site) and routing = direct (barrier)
   bool relay_plan() const { return config_->overlay.plan == PlanKind::Relay; }

@@ -162,6 +162,7 @@ void Node::touch_shortcut(Rank peer, ConnId id) {
 }
 
 void Node::on_shutdown() {
+  if (phase_ == Phase::Leaving) return;
   nlohmann::json peers = nlohmann::json::array();  // WAN runs only: who crosses which router
   if (!site_.empty())
     for (const auto& [peer, id] : static_conns_) peers.push_back(peer);
@@ -179,6 +180,13 @@ void Node::on_shutdown() {
                   {"shortcuts_accepted", counters_.shortcuts_accepted},
                   {"shortcuts_evicted", counters_.shortcuts_evicted},
                   {"rtt_probes", counters_.rtt_probes}});
+  phase_ = Phase::Leaving;
+  send_frame(rendezvous_conn_, wire::make_shutdown_ack());
+}
+
+// Everyone has acknowledged the shutdown, so no peer will read a lost connection as news.
+void Node::on_release() {
+  if (phase_ != Phase::Leaving) return;
   phase_ = Phase::Exited;
   emit(ExitCmd{true, ""});
 }

@@ -20,6 +20,7 @@ void Relay::handle(const Input& input) {
         else if constexpr (std::is_same_v<T, ConnectFailedInput>) on_connect_failed(ev);
         else if constexpr (std::is_same_v<T, ReceivedInput>) on_received(ev);
         else if constexpr (std::is_same_v<T, ClosedInput>) on_closed(ev.conn);
+        else if constexpr (std::is_same_v<T, TimerFiredInput>) on_timer(ev.timer);
       },
       input.event);
 }
@@ -43,8 +44,19 @@ void Relay::on_started(const StartedInput& in) {
 ConnId Relay::open(const Endpoint& to) {
   const ConnId id = next_conn_++;
   conns_[id].outgoing = true;
-  emit(ConnectCmd{id, to});
+  for (Command& cmd : wire::open_with_deadline(id, to, now_, config_->overlay.connect_timeout))
+    emit(std::move(cmd));
   return id;
+}
+
+// A relay arms only connect deadlines.
+void Relay::on_timer(std::uint64_t timer) {
+  auto id = wire::connect_deadline_conn(timer);
+  if (!id) return;
+  auto it = conns_.find(*id);
+  if (it == conns_.end() || !wire::connect_overdue(it->second)) return;
+  emit(CloseCmd{*id});
+  on_connect_failed({*id, ConnectFailure::TimedOut});
 }
 
 void Relay::send_frame(ConnId id, const wire::Frame& frame) {
@@ -95,6 +107,10 @@ void Relay::reject(ConnId id, const std::string& reason) {
 void Relay::on_closed(ConnId id) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
+  if (leaving_) {  // after our shutdown ack: everyone is leaving, nothing changes routes
+    conns_.erase(it);
+    return;
+  }
   const Conn c = std::move(it->second);
   conns_.erase(it);
   switch (c.kind) {
@@ -131,6 +147,7 @@ void Relay::on_frame(ConnId id, wire::Frame frame) {
   switch (c.kind) {
     case PeerKind::Rendezvous:
       if (frame.type == FrameType::Shutdown) return on_shutdown();
+      if (frame.type == FrameType::Release) return on_release();
       if (frame.type == FrameType::RelayList) {
         auto msg = wire::read_relay_list(frame);
         if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);

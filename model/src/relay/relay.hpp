@@ -37,6 +37,7 @@ class Relay final : public Process {
   // relay.cpp: plumbing, registration, links
   void on_started(const StartedInput& in);
   void on_connected(ConnId id);
+  void on_timer(std::uint64_t timer);
   void on_connect_failed(const ConnectFailedInput& in);
   void on_received(const ReceivedInput& in);
   void on_closed(ConnId id);
@@ -64,6 +65,7 @@ class Relay final : public Process {
   void give_up(const wire::Frame& frame, const std::string& reason);
   nlohmann::json site_paths();
   void on_shutdown();
+  void on_release();
 
   TimeNs now_ = 0;
   std::string label_;
@@ -93,6 +95,7 @@ class Relay final : public Process {
   std::uint64_t delivered_ = 0;
   std::uint64_t undeliverable_ = 0;
   bool exited_ = false;
+  bool leaving_ = false;  // shutdown acknowledged: waiting for the release
 };
 
 }  // namespace tsunagi

@@ -165,6 +165,7 @@ nlohmann::json Relay::site_paths() {
 }
 
 void Relay::on_shutdown() {
+  if (leaving_) return;
   for (const wire::Frame& frame : std::exchange(held_, {})) {
     ++undeliverable_;
     trace("undeliverable", {{"src", frame.src}, {"dst", frame.dst}, {"reason", "still held at shutdown"},
@@ -187,6 +188,12 @@ void Relay::on_shutdown() {
                            {"delivered", delivered_},
                            {"undeliverable", undeliverable_},
                            {"paths", paths}}});
+  leaving_ = true;
+  send_frame(rendezvous_conn_, wire::make_shutdown_ack());
+}
+
+void Relay::on_release() {
+  if (!leaving_) return;
   exited_ = true;
   emit(ExitCmd{true, ""});
 }

@@ -31,6 +31,8 @@ const char* to_string(FrameType type) {
     case FrameType::Settled: return "settled";
     case FrameType::Start: return "start";
     case FrameType::PeerUnreachable: return "peer_unreachable";
+    case FrameType::ShutdownAck: return "shutdown_ack";
+    case FrameType::Release: return "release";
   }
   return "unknown";
 }

@@ -264,6 +264,8 @@ Frame make_peer_unreachable(Rank from, Rank to) {
   return framed(FrameType::PeerUnreachable, {}, from, to);
 }
 Frame make_shutdown() { return framed(FrameType::Shutdown, {}); }
+Frame make_shutdown_ack() { return framed(FrameType::ShutdownAck, {}); }
+Frame make_release() { return framed(FrameType::Release, {}); }
 Frame make_goodbye() { return framed(FrameType::Goodbye, {}); }
 
 }  // namespace tsunagi::wire

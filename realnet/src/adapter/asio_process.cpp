@@ -15,7 +15,8 @@ AsioProcess::AsioProcess(asio::io_context& io, std::unique_ptr<Process> core,
       options_(std::move(options)),
       log_(log),
       acceptor_(io),
-      udp_(io) {}
+      udp_(io),
+      core_timer_(io) {}
 
 AsioProcess::~AsioProcess() = default;
 
@@ -94,13 +95,30 @@ void AsioProcess::deliver_later(InputEvent event) {
 
 // Timers are never cancelled: the core ignores the ones it no longer wants.
 void AsioProcess::arm_timer(const ArmTimerCmd& cmd) {
-  auto timer =
-      std::make_shared<asio::steady_timer>(io_, options_.epoch + std::chrono::nanoseconds(cmd.at));
-  timers_.push_back(timer);
-  timer->async_wait([this, timer, id = cmd.timer](const boost::system::error_code& error) {
-    std::erase(timers_, timer);
-    if (!error) deliver(TimerFiredInput{id});
+  core_timers_.emplace(cmd.at, cmd.timer);  // after the equal deadlines already armed
+  wait_for_next_timer();
+}
+
+void AsioProcess::wait_for_next_timer() {
+  if (exited_ || core_timers_.empty()) return;
+  const TimeNs at = core_timers_.begin()->first;
+  if (core_timer_at_ == at) return;
+  core_timer_at_ = at;  // an earlier wait still pending is cancelled by expires_at
+  core_timer_.expires_at(options_.epoch + std::chrono::nanoseconds(at));
+  core_timer_.async_wait([this](const boost::system::error_code& error) {
+    if (error) return;
+    core_timer_at_ = -1;
+    fire_due_timers();
   });
+}
+
+void AsioProcess::fire_due_timers() {
+  while (!exited_ && !core_timers_.empty() && core_timers_.begin()->first <= now()) {
+    const std::uint64_t id = core_timers_.begin()->second;
+    core_timers_.erase(core_timers_.begin());
+    deliver(TimerFiredInput{id});
+  }
+  wait_for_next_timer();
 }
 
 // A computation is modelled CPU time (the workload's own real work, such as sorting keys, has
@@ -127,7 +145,15 @@ void AsioProcess::exit_process(const ExitCmd& exit) {
   for (auto& [id, probe] : rtt_probes_) probe.timer->cancel();
   rtt_probes_.clear();
   for (auto& timer : std::vector(timers_)) timer->cancel();
+  core_timers_.clear();
+  core_timer_.cancel();
   if (on_exit) on_exit(exit);
+}
+
+bool AsioProcess::flushed() const {
+  for (const auto& [id, conn] : conns_)
+    if (conn->connected && !conn->gone && (conn->writing || !conn->out.empty())) return false;
+  return true;
 }
 
 void AsioProcess::stop(const std::string& reason) {
@@ -142,7 +168,6 @@ void AsioProcess::shut_down() {
   acceptor_.close(ignored);
   udp_.close(ignored);
   for (auto& [id, conn] : std::map(conns_)) {
-    conn->connect_timer.cancel();
     conn->socket.close(ignored);
     conn->gone = true;
   }

@@ -75,6 +75,8 @@ class AsioProcess {
   void shut_down();
 
   bool exited() const { return exited_; }
+  // Nothing queued or being written on any connection: what the core sent has reached the kernel.
+  bool flushed() const;
   bool exited_ok() const { return exit_ok_; }
   // Called once when the core exits (ExitCmd or stop()).
   std::function<void(const ExitCmd&)> on_exit;
@@ -87,14 +89,12 @@ class AsioProcess {
     std::uint64_t filler_done = 0;
   };
   struct Conn {
-    explicit Conn(asio::io_context& io) : socket(io), connect_timer(io) {}
+    explicit Conn(asio::io_context& io) : socket(io) {}
     tcp::socket socket;
-    asio::steady_timer connect_timer;
     bool connected = false;
     bool core_closed = false;  // the core sent CloseCmd: no more inputs for it
     bool gone = false;         // socket closed, erased from conns_
     bool writing = false;
-    bool timed_out = false;
     std::deque<OutChunk> out;
   };
   using ConnPtr = std::shared_ptr<Conn>;
@@ -121,6 +121,8 @@ class AsioProcess {
   void perform_commands() { tsunagi::perform_commands(*core_, *this); }
   bool stopped() const { return exited_; }
   void arm_timer(const ArmTimerCmd& cmd);
+  void wait_for_next_timer();
+  void fire_due_timers();
   void compute(const ComputeCmd& cmd);
   void trace(const TraceCmd& cmd) { log_.trace(now(), cmd); }
   void report(const ReportCmd& cmd) { log_.report(now(), cmd); }
@@ -161,7 +163,12 @@ class AsioProcess {
   std::map<ConnId, ConnPtr> conns_;
   ConnId next_accepted_ = kAcceptedConnBit;
   std::map<std::uint64_t, RttProbe> rtt_probes_;
-  std::vector<std::shared_ptr<asio::steady_timer>> timers_;  // core timers and computations
+  // Core timers in deadline order; a multimap keeps equal deadlines in arming order, which one
+  // Asio timer per command would not. One Asio timer waits for the earliest.
+  std::multimap<TimeNs, std::uint64_t> core_timers_;
+  asio::steady_timer core_timer_;
+  TimeNs core_timer_at_ = -1;  // the deadline core_timer_ waits for, -1 when idle
+  std::vector<std::shared_ptr<asio::steady_timer>> timers_;  // computations
   std::uint64_t probes_started_ = 0;
   std::uint64_t throughput_probes_ = 0;
   bool started_ = false;

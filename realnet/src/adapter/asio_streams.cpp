@@ -11,9 +11,11 @@ const std::array<std::uint8_t, 64 * 1024> kZeros{};
 // One write hands the kernel at most this much, so a bulk send does not starve the others.
 constexpr std::size_t kWriteBudget = 1 << 20;
 
-ConnectFailure failure_of(const boost::system::error_code& error, bool timed_out) {
+// The kernel's verdict on a connect. How long to wait for one is the core's decision: it closes
+// the connection when its connect_timeout passes (the pending connect is then dropped).
+ConnectFailure failure_of(const boost::system::error_code& error) {
   namespace err = asio::error;
-  if (timed_out || error == err::timed_out) return ConnectFailure::TimedOut;
+  if (error == err::timed_out) return ConnectFailure::TimedOut;
   if (error == err::connection_refused) return ConnectFailure::Refused;
   return ConnectFailure::Unreachable;  // host/network unreachable, no route, bad address, ...
 }
@@ -90,14 +92,6 @@ void AsioProcess::connect(const ConnectCmd& cmd) {
   auto conn = std::make_shared<Conn>(io_);
   conns_[cmd.conn] = conn;
   conn->out.push_back(OutChunk{Bytes{kPurposeFrames}});  // goes before any frame
-  conn->connect_timer.expires_after(
-      std::chrono::nanoseconds(options_.config->overlay.connect_timeout));
-  conn->connect_timer.async_wait([conn](const boost::system::error_code& error) {
-    if (error || conn->connected || conn->gone) return;
-    conn->timed_out = true;
-    boost::system::error_code ignored;
-    conn->socket.close(ignored);  // the pending connect completes with operation_aborted
-  });
   conn->socket.async_connect(target,
                              [this, id = cmd.conn, conn](const boost::system::error_code& e) {
                                on_connect_done(id, conn, e);
@@ -106,12 +100,11 @@ void AsioProcess::connect(const ConnectCmd& cmd) {
 
 void AsioProcess::on_connect_done(ConnId id, const ConnPtr& conn,
                                   const boost::system::error_code& error) {
-  conn->connect_timer.cancel();
   if (conn->gone) return;  // the core closed it meanwhile, or the process shut down
   if (error) {
     conn->gone = true;
     conns_.erase(id);
-    deliver(ConnectFailedInput{id, failure_of(error, conn->timed_out)});
+    deliver(ConnectFailedInput{id, failure_of(error)});
     return;
   }
   conn->connected = true;
@@ -214,7 +207,6 @@ void AsioProcess::close(ConnId id) {
 void AsioProcess::drop(ConnId id, const ConnPtr& conn, bool tell_core) {
   if (conn->gone) return;
   conn->gone = true;
-  conn->connect_timer.cancel();
   boost::system::error_code ignored;
   conn->socket.close(ignored);
   auto it = conns_.find(id);

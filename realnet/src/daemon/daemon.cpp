@@ -91,8 +91,8 @@ void add_daemon_options(CLI::App& app, DaemonOptions& o, Role role) {
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
   app.add_option("--linger", o.linger_s,
-                 "Seconds to keep sockets open after a successful exit "
-                 "(SIGTERM ends it sooner)")
+                 "After a successful exit, seconds at most to wait for the last frames to "
+                 "reach the kernel before closing (SIGTERM ends it sooner)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 3600.0));
   app.add_flag("--status", o.status,
@@ -205,10 +205,18 @@ int run_daemon(DaemonOptions& o, Role role) {
   if (!o.ready_file.empty()) write_ready_file(o.ready_file, endpoint);
 
   asio::steady_timer linger(io);
+  SteadyClock::time_point linger_until;
   auto finish = [&] {
     linger.cancel();
     process.shut_down();
     io.stop();
+  };
+  std::function<void()> wait_flushed = [&] {
+    if (process.flushed() || SteadyClock::now() >= linger_until) return finish();
+    linger.expires_after(std::chrono::milliseconds(5));
+    linger.async_wait([&](const boost::system::error_code& error) {
+      if (!error) wait_flushed();
+    });
   };
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code& error, int number) {
@@ -223,11 +231,11 @@ int run_daemon(DaemonOptions& o, Role role) {
     log_line(exit.ok ? "exited ok" : "exited with failure: " + exit.reason);
     status(exit.ok ? "exited ok" : "exited failed " + exit.reason);
     if (!exit.ok) return asio::post(io, finish);  // a failure is seen by the peers at once
-    linger.expires_after(std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::duration<double>(o.linger_s)));
-    linger.async_wait([&](const boost::system::error_code& error) {
-      if (!error) finish();
-    });
+    // The last frames the core sent (the rendezvous's release) reach the kernel before the
+    // sockets close; --linger bounds the wait for a peer that no longer reads.
+    linger_until = SteadyClock::now() + std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                            std::chrono::duration<double>(o.linger_s));
+    asio::post(io, wait_flushed);
   };
 
   if ((node || relay) && !wait_until_reachable(o.rendezvous, o.wait_rendezvous_s))

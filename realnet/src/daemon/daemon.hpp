@@ -22,7 +22,7 @@ struct DaemonOptions {
   std::string events = "-";    // JSON lines; "-" = stdout
   std::int64_t epoch_ns = -1;  // CLOCK_MONOTONIC of the run's start; -1 = now
   int rtt_samples_min = 1;
-  double linger_s = 2.0;  // after the exit: keep sockets open this long at most
+  double linger_s = 2.0;  // after the exit: wait this long at most for writes to drain
   bool status = false;    // print "tsunagi-status ..." lines on stdout
   bool quiet = false;
   // nodes (and relays: rendezvous, host label = the relay's label, site, wait)

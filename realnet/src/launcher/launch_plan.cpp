@@ -49,12 +49,14 @@ std::vector<std::string> common_args(const scenario::Scenario& scenario,
   return args;
 }
 
-// Relay daemons (plan = relay) where netns_network put their hosts, or on loopback; labelled
-// by their scenario host names, like in the simulators.
+// Relay daemons where netns_network put their hosts, or on loopback; labelled by their scenario
+// host names. Every relay the scenario places is started, whatever the plan, as in the
+// simulators: the core decides whether it takes part (outside plan = relay it leaves at once).
+// Host lists and Slurm have no machine for a relay: plan = relay is refused there
+// (check_launch_options) and other plans run without them.
 void plan_relays(const scenario::Scenario& scenario, const LaunchOptions& options,
                  std::int64_t epoch_ns, LaunchPlan& plan) {
-  if (scenario.protocol.overlay.plan != PlanKind::Relay) return;
-  if (plan.mode != "loopback" && plan.mode != "netns") return;  // refused by check_launch_options
+  if (plan.mode != "loopback" && plan.mode != "netns") return;
   const auto slots = scenario::relay_slots(scenario);
   for (std::size_t i = 0; i < slots.size(); ++i) {
     PlannedProcess p;
@@ -129,7 +131,7 @@ static bool killable(const scenario::Scenario& scenario, const std::string& labe
   for (Rank r = 0; r < processes; ++r)
     if (runner::process_label(r) == label) return true;
   for (const scenario::RelaySlot& slot : scenario::relay_slots(scenario))
-    if (slot.host == label && scenario.protocol.overlay.plan == PlanKind::Relay) return true;
+    if (slot.host == label) return true;
   return false;
 }
 
@@ -140,7 +142,7 @@ std::vector<Fault> scenario_kills(const scenario::Scenario& scenario) {
     if (!killable(scenario, spec.kill))
       throw std::invalid_argument(scenario.path + ": [[faults]] kill = \"" + spec.kill +
                                   "\": realnet kills ranks (r0..r" + std::to_string(processes - 1) +
-                                  ") and, under plan = \"relay\", relays by their host names");
+                                  ") and relays by their host names");
     Fault fault;
     fault.label = spec.kill;
     for (Rank r = 0; r < processes; ++r)

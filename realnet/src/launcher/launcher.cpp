@@ -84,7 +84,7 @@ class Launch {
   void start_process(const PlannedProcess& process, const std::string& rendezvous);
   void wait_for_rendezvous();
   void watch_until_done();
-  bool all_exited(std::chrono::steady_clock::time_point clock);
+  bool all_exited() const;
   bool is_relay(const std::string& label) const;
   void handle(const std::vector<ChildLine>& lines, const std::vector<ChildDeath>& deaths);
   void fail(const std::string& why) {
@@ -105,7 +105,6 @@ class Launch {
   std::string failure_;
   std::vector<std::string> deaths_;  // the root cause when a process died: reported first
   std::chrono::steady_clock::time_point failed_at_{};
-  std::chrono::steady_clock::time_point others_exited_at_{};
 };
 
 void Launch::start_process(const PlannedProcess& process, const std::string& rendezvous) {
@@ -176,17 +175,11 @@ void Launch::wait_for_rendezvous() {
   }
 }
 
-// Everyone exited. Relays leave on the rendezvous's shutdown; one still running a few seconds
-// after the ranks and the rendezvous exited is stopped (and its exit synthesised as a failure).
-bool Launch::all_exited(std::chrono::steady_clock::time_point clock) {
-  bool relays_done = true, others_done = true;
-  for (const auto& [label, t] : tracked_) (is_relay(label) ? relays_done : others_done) &= t.exited;
-  if (!others_done) return false;
-  if (relays_done) return true;
-  if (others_exited_at_ == std::chrono::steady_clock::time_point{}) others_exited_at_ = clock;
-  if (clock - others_exited_at_ < std::chrono::seconds(5)) return false;
-  fail("relays still running 5 s after the ranks and the rendezvous exited");
-  return true;
+// Everyone exited. The end of the run is the core's: the rendezvous releases every rank and
+// relay once all acknowledged the shutdown, so no process is waited for here.
+bool Launch::all_exited() const {
+  return std::all_of(tracked_.begin(), tracked_.end(),
+                     [](const auto& entry) { return entry.second.exited; });
 }
 
 bool Launch::is_relay(const std::string& label) const {
@@ -222,7 +215,7 @@ void Launch::watch_until_done() {
       killed_.insert(label);
       it = kills.erase(it);
     }
-    if (all_exited(clock)) return;
+    if (all_exited()) return;
     if (g_interrupt != 0)
       return fail(std::string("interrupted by ") + (g_interrupt == SIGINT ? "SIGINT" : "SIGTERM"));
     if (failed()) {

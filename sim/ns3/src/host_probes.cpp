@@ -124,7 +124,10 @@ void ProcessHost::finish_sample(std::uint64_t id, Probe& probe) {
 void ProcessHost::probe_throughput(const ProbeThroughputCmd& cmd) {
   world_.count_throughput_probe();
   const int target = world_.find(cmd.to);
-  if (target < 0 || bulk_out_.count(cmd.probe) != 0 || cmd.bytes == 0) {
+  // An exited target's closed port answers with a reset, which ns-3 3.37 ignores while
+  // connecting (host_streams.cpp): the probe fails at once, as SimGrid's does.
+  if (target < 0 || world_.process(target).exited || bulk_out_.count(cmd.probe) != 0 ||
+      cmd.bytes == 0) {
     deliver(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
     return;
   }

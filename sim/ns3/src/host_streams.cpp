@@ -3,8 +3,8 @@
 // connect:  a TCP socket connects to the target's listening port (loopback when the target runs
 //           on the same node). Success gives ConnectedInput; a reset (nobody listens: unknown
 //           port, process exited) gives ConnectFailed{Refused}; an endpoint no process has is
-//           refused at once (the directory only hands out real ones); no connection within
-//           protocol.overlay.connect_timeout gives ConnectFailed{TimedOut} and the attempt is
+//           unreachable at once (the directory only hands out real ones); ns-3's SYN retries running
+//           out gives ConnectFailed{TimedOut}. A connect the core closes before it completes is
 //           dropped (a late SYN-ACK then meets a closed port and the acceptor gets a reset).
 // accept:   the listener accepts every connection, like a kernel's listen queue; the core gets
 //           AcceptedInput when the handshake completes (ns-3 tells the acceptor then).
@@ -87,7 +87,11 @@ void ProcessHost::release(ConnId id, bool close_socket) {
 void ProcessHost::connect(const ConnectCmd& cmd) {
   const int target = world_.find(cmd.to);
   if (target < 0 || conns_.count(cmd.conn) != 0) {
-    deliver(ConnectFailedInput{cmd.conn, ConnectFailure::Refused});
+    // A node of the run answers a port nobody listens on with a reset; an address that is no
+    // node's is unreachable (a kernel says so at once).
+    deliver(ConnectFailedInput{cmd.conn, world_.is_address_of_run(cmd.to)
+                                             ? ConnectFailure::Refused
+                                             : ConnectFailure::Unreachable});
     return;
   }
   SocketPtr socket = new_tcp_socket();
@@ -97,19 +101,9 @@ void ProcessHost::connect(const ConnectCmd& cmd) {
   conn.attempt = ++connect_attempts_;
   watch(cmd.conn, socket);
   socket->TraceConnectWithoutContext("Rx", n3::MakeCallback(&ProcessHost::on_segment, this));
+  // How long to wait is the core's decision: it closes the connection when its connect_timeout
+  // passes. ns-3's own give-up (its SYN retries, network.syn) is the world's.
   socket->Connect(n3::InetSocketAddress(address_of(target), world_.process(target).port));
-  conn.timeout =
-      n3::Simulator::Schedule(n3::NanoSeconds(world_.connect_timeout()),
-                              &ProcessHost::on_connect_timeout, this, cmd.conn, conn.attempt);
-}
-
-void ProcessHost::on_connect_timeout(ConnId id, std::uint64_t attempt) {
-  auto it = conns_.find(id);
-  if (it == conns_.end() || it->second.attempt != attempt ||
-      it->second.state != ConnState::Connecting)
-    return;
-  release(id, true);
-  deliver(ConnectFailedInput{id, ConnectFailure::TimedOut});
 }
 
 void ProcessHost::on_connected(SocketPtr socket) {
@@ -117,7 +111,6 @@ void ProcessHost::on_connected(SocketPtr socket) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
   it->second.state = ConnState::Open;
-  n3::Simulator::Remove(it->second.timeout);
   deliver(ConnectedInput{id});
   // The core may have queued frames while connecting, or closed the connection meanwhile.
   it = conns_.find(id);
@@ -141,7 +134,6 @@ void ProcessHost::give_up_connect(ConnId id, std::uint64_t attempt) {
   if (it == conns_.end() || it->second.attempt != attempt ||
       it->second.state != ConnState::Connecting)
     return;
-  n3::Simulator::Remove(it->second.timeout);
   release(id, false);
   deliver(ConnectFailedInput{id, ConnectFailure::TimedOut});
 }

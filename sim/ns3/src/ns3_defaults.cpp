@@ -46,7 +46,7 @@ void apply_ns3_defaults(std::uint64_t seed) {
 // before, and gives up one doubled interval after the last: ConnCount = retries + 1 is a kernel's
 // tcp_syn_retries (Linux: 1 s, 6 retries -> SYNs at 0, 1, 3, ..., 63 s, failure at 127 s). A SYN a
 // router drops thus times out as on the network the scenario describes (scenario.network.syn).
-// The adapter's protocol.overlay.connect_timeout still applies, whichever comes first.
+// The core's own connect_timeout (it closes the connection) usually comes first.
 void apply_syn_timing(std::int64_t rto_ns, int retries) {
   n3::Config::SetDefault("ns3::TcpSocket::ConnTimeout", n3::TimeValue(n3::NanoSeconds(rto_ns)));
   n3::Config::SetDefault("ns3::TcpSocket::ConnCount",

@@ -78,11 +78,9 @@ class ProcessHost {
     ConnState state = ConnState::Connecting;
     std::deque<Chunk> queue;  // not yet accepted by the socket's send buffer
     std::uint64_t attempt = 0;
-    ::ns3::EventId timeout;  // the connect time-out, removed once connected
   };
   void open_listeners();
   void connect(const ConnectCmd& cmd);
-  void on_connect_timeout(ConnId id, std::uint64_t attempt);
   void on_connected(SocketPtr socket);
   void on_connect_error(SocketPtr socket);
   void on_segment(::ns3::Ptr<const ::ns3::Packet> packet, const ::ns3::TcpHeader& header,

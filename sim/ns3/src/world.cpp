@@ -85,6 +85,16 @@ int World::find(const Endpoint& endpoint) const {
   return it == by_endpoint_.end() ? -1 : it->second;
 }
 
+bool World::is_address_of_run(const Endpoint& endpoint) const {
+  const std::string address = endpoint.substr(0, endpoint.rfind(':'));
+  for (const ProcessEntry& entry : processes_) {
+    const Endpoint& own = entry.endpoint;
+    if (own.compare(0, own.rfind(':'), address) == 0 && own.rfind(':') == address.size())
+      return true;
+  }
+  return false;
+}
+
 void World::record_exit(int index, TimeNs now, const ExitCmd& exit) {
   ProcessEntry& entry = process(index);
   if (entry.exited) return;
@@ -94,21 +104,9 @@ void World::record_exit(int index, TimeNs now, const ExitCmd& exit) {
   observer_.on_exit(entry.label, now, exit);
   if (!exit.ok && failure_.empty())
     failure_ = entry.label + " failed: " + (exit.reason.empty() ? "no reason given" : exit.reason);
-  if (entry.rank != kNoRank && --ranks_running_ == 0) {
-    // Relays leave on the rendezvous's shutdown, which may still be on the WAN when the last
-    // rank exits (they report their routes then): they get a grace period before being stopped.
-    ::ns3::Simulator::Schedule(::ns3::NanoSeconds(kDaemonGrace), &World::stop_daemons, this);
-  }
+  if (entry.rank != kNoRank) --ranks_running_;
   // Everyone is gone: what is still on the wire (FINs, ACKs) is not part of the run.
   if (running_ == 0) ::ns3::Simulator::Stop();
-}
-
-void World::stop_daemons() {
-  for (int i = rank_count_; i < process_count(); ++i) {
-    ProcessEntry& daemon = process(i);
-    if (!daemon.exited && daemon.process != nullptr)
-      daemon.process->stop(ExitCmd{true, "stopped by the backend: all ranks exited"});
-  }
 }
 
 void World::count_event(TimeNs now) {

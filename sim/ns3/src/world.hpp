@@ -43,17 +43,15 @@ class World {
   ProcessEntry& process(int index) { return processes_[static_cast<std::size_t>(index)]; }
   // Index of the process whose endpoint this is, or -1.
   int find(const Endpoint& endpoint) const;
+  // Whether the address part of `endpoint` ("<address>:<port>") is a process's node's address.
+  bool is_address_of_run(const Endpoint& endpoint) const;
 
   runner::RunObserver& observer() { return observer_; }
   const std::shared_ptr<const ProtocolConfig>& config() const { return config_; }
-  TimeNs connect_timeout() const { return config_->overlay.connect_timeout; }
 
-  // Records an exit and tells the observer. When the last rank has exited, the rendezvous and
-  // the relays (if still running) are stopped; when everyone has exited, the simulation stops.
+  // Records an exit and tells the observer; when everyone has exited, the simulation stops
+  // (the rendezvous releases everyone at the end of the run, so nobody waits for a backend).
   void record_exit(int index, TimeNs now, const ExitCmd& exit);
-  // Stops the rendezvous and relays still running once every rank is gone.
-  void stop_daemons();
-  static constexpr TimeNs kDaemonGrace = kNsPerSec;
 
   void count_probe() { ++rtt_probes_; }
   void count_throughput_probe() { ++throughput_probes_; }

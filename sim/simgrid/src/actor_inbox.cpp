@@ -66,8 +66,6 @@ void ProcessActor::on_message(Message* message) {
       case MessageKind::Pong:
         on_pong(*message);
         break;
-      case MessageKind::Stop:
-        break;  // only wakes the rendezvous up; run() decides
       case MessageKind::Bulk:
         break;  // a throughput probe's payload: the sink only counts it as received
     }

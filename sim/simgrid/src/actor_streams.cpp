@@ -3,8 +3,9 @@
 // connect:  SYN (64 B) to the target's inbox; the target's adapter accepts on its own (like a
 //           kernel with a listening socket), tells its core AcceptedInput and answers SYN-ACK as
 //           the first segment of its stream; the connector's core gets ConnectedInput on it.
-//           Unknown endpoint or exited target: Refused. No SYN-ACK within connect_timeout:
-//           TimedOut (a late SYN-ACK is answered with a reset so the acceptor learns).
+//           Unknown endpoint: Unreachable; exited target: Refused. A LAN SYN always arrives; how long to
+//           wait for an answer is the core's decision (it closes the connection; a late
+//           SYN-ACK is then answered with a reset so the acceptor learns).
 // streams:  each direction keeps one message in flight, so frames arrive in order and a
 //           connection's bandwidth share is that of one flow. Frames queued meanwhile leave
 //           together in the next message (as TCP fills a segment from its send buffer) and are
@@ -20,7 +21,15 @@ namespace tsunagi::sim::simgrid {
 
 void ProcessActor::connect(const ConnectCmd& cmd) {
   const int target = world_.find(cmd.to);
-  if (target < 0 || world_.process(target).exited || conns_.count(cmd.conn) != 0) {
+  if (target < 0) {
+    // A machine of the run answers a port nobody listens on with a reset; an address that is no
+    // machine's is unreachable (a kernel says so at once).
+    ready_.push_back(ConnectFailedInput{cmd.conn, world_.is_host_of_run(cmd.to)
+                                                      ? ConnectFailure::Refused
+                                                      : ConnectFailure::Unreachable});
+    return;
+  }
+  if (world_.process(target).exited || conns_.count(cmd.conn) != 0) {
     ready_.push_back(ConnectFailedInput{cmd.conn, ConnectFailure::Refused});
     return;
   }
@@ -33,7 +42,6 @@ void ProcessActor::connect(const ConnectCmd& cmd) {
   syn->kind = MessageKind::Syn;
   syn->conn = cmd.conn;
   put(target, syn, kControlBytes, Watch{WatchKind::Put, MessageKind::Syn, target, cmd.conn});
-  arm(TimerKind::ConnectTimeout, cmd.conn, now() + world_.connect_timeout(), conn.attempt);
 }
 
 // The SYN reached the target's host. A target that has exited answers with a reset, which we
@@ -47,13 +55,15 @@ void ProcessActor::on_syn_put_done(const Watch& what) {
   if (tell_core) deliver(ConnectFailedInput{what.conn, ConnectFailure::Refused});
 }
 
-void ProcessActor::on_connect_timeout(ConnId id, std::uint64_t attempt) {
+// The kernel has sent its last SYN retransmission and waited: the world's give-up, not the
+// protocol's. A connection the core already closed is forgotten quietly.
+void ProcessActor::on_syn_give_up(ConnId id, std::uint64_t attempt) {
   auto it = conns_.find(id);
   if (it == conns_.end() || it->second.attempt != attempt) return;
-  if (it->second.state != ConnState::Connecting) return;
-  it->second.state = ConnState::Abandoned;
-  it->second.queue.clear();
-  deliver(ConnectFailedInput{id, ConnectFailure::TimedOut});
+  const bool tell_core = it->second.state == ConnState::Connecting;
+  if (!tell_core && it->second.state != ConnState::Abandoned) return;
+  conns_.erase(it);
+  if (tell_core) deliver(ConnectFailedInput{id, ConnectFailure::TimedOut});
 }
 
 void ProcessActor::on_syn(const Message& message) {
@@ -131,7 +141,7 @@ void ProcessActor::close(ConnId id) {
   if (it == conns_.end()) return;
   Conn& conn = it->second;
   if (conn.state == ConnState::Connecting) {
-    conn.state = ConnState::Abandoned;  // kept until the SYN-ACK or the time-out
+    conn.state = ConnState::Abandoned;  // kept until the SYN-ACK or the kernel's give-up
     conn.queue.clear();
   } else if (conn.state == ConnState::Open) {
     conn.state = ConnState::Closing;

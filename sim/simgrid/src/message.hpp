@@ -20,7 +20,6 @@ enum class MessageKind : std::uint8_t {
   Stream,  // conn = the receiver's id; the next frames of a stream, then maybe its end (fin)
   Ping,    // token = probe id, sample = sample index; answered by the target's adapter
   Pong,    // the echo of a Ping, same token and sample
-  Stop,    // from the last rank to exit: wakes the rendezvous so it can stop
   Bulk,    // token = probe id; a throughput probe's payload, dropped by the target's adapter
 };
 

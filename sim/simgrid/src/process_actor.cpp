@@ -36,13 +36,7 @@ void ProcessActor::run() {
         ready_.pop_front();
         deliver(std::move(event));
       } else if (!fire_due_timer()) {
-        // Stopped at the later of the last rank's exit and its own last input, not when the
-        // wake-up message arrives: that message is this adapter's, not the protocol's.
-        if (rendezvous_may_stop())
-          stop(ExitCmd{true, "stopped by the backend: all ranks exited"},
-               std::max(world_.last_rank_exit(), last_now_));
-        else
-          wait_for_event();
+        wait_for_event();
       }
     }
   } catch (const std::exception& error) {
@@ -84,7 +78,7 @@ bool ProcessActor::fire_due_timer() {
   else if (timer.kind == TimerKind::Refused)
     on_refused(timer.id, timer.attempt);
   else
-    on_connect_timeout(timer.id, timer.attempt);
+    on_syn_give_up(timer.id, timer.attempt);
   return true;
 }
 
@@ -142,39 +136,17 @@ void ProcessActor::on_completed(const Watch& what) {
   }
 }
 
-// After the last rank exited, the rendezvous stops as soon as nothing more can reach it: no
-// message on its way in, nothing of its own in flight. Its remaining timers are dropped.
-bool ProcessActor::rendezvous_may_stop() const {
-  const bool stays_for_ranks = index_ == world_.rendezvous_index() || self_.relay;
-  return stays_for_ranks && world_.ranks_running() == 0 && ready_.empty() &&
-         puts_in_flight_ == 0 && execs_running_ == 0 && self_.put_to == consumed_;
-}
-
 void ProcessActor::stop(const ExitCmd& exit, TimeNs at) {
   if (zombie_) return;
-  const bool wake_rendezvous = world_.record_exit(index_, at, exit);
-  // Once the rendezvous has ended the run, every peer is leaving too: a FIN per connection
-  // would only put millions of flows into the solver at 10,000 processes, with no one waiting
-  // for them (docs/simgrid.md). Leaving earlier, or failing, still closes properly.
-  if (exit.ok && world_.run_over()) {
-    conns_.clear();
-  } else {
-    close_all();
-  }
+  world_.record_exit(index_, at, exit);
+  // A FIN to a process that has exited would only be one more flow for the solver (millions at
+  // 10,000 processes, docs/simgrid.md): those connections are dropped. Frames still queued go
+  // out first; live peers get their FIN.
+  std::erase_if(conns_, [this](const auto& entry) {
+    return entry.second.queue.empty() && world_.process(entry.second.peer).exited;
+  });
+  close_all();
   become_zombie();
-  if (wake_rendezvous) {
-    Message* message = world_.pool().take();
-    message->kind = MessageKind::Stop;
-    put(world_.rendezvous_index(), message, kControlBytes,
-        Watch{WatchKind::Put, MessageKind::Stop});
-    // Relays, like the rendezvous, serve the ranks: they stop once the last rank is gone.
-    for (int relay = world_.rendezvous_index() + 1; relay < world_.process_count(); ++relay) {
-      if (world_.process(relay).exited) continue;
-      Message* wake = world_.pool().take();
-      wake->kind = MessageKind::Stop;
-      put(relay, wake, kControlBytes, Watch{WatchKind::Put, MessageKind::Stop});
-    }
-  }
 }
 
 void ProcessActor::become_zombie() {

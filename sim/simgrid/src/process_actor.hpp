@@ -73,15 +73,15 @@ class ProcessActor {
     TimeNs best = 0;
   };
 
-  // SynRetry and Refused carry the connection id and Conn::attempt (WAN connects); Kill is a
-  // [[faults]] entry.
-  enum class TimerKind : std::uint8_t { Core, ConnectTimeout, RouteProbe, SynRetry, Refused, Kill };
+  // SynRetry, SynGiveUp and Refused carry the connection id and Conn::attempt (WAN connects);
+  // Kill is a [[faults]] entry. Only Core timers are the protocol's.
+  enum class TimerKind : std::uint8_t { Core, SynGiveUp, RouteProbe, SynRetry, Refused, Kill };
   struct Timer {
     TimeNs at = 0;
     std::uint64_t seq = 0;  // arming order breaks ties, so equal deadlines fire in order
     TimerKind kind = TimerKind::Core;
     std::uint64_t id = 0;
-    std::uint64_t attempt = 0;  // ConnectTimeout: the Conn::attempt it belongs to; RouteProbe: the RTT
+    std::uint64_t attempt = 0;  // SynGiveUp: the Conn::attempt it belongs to; RouteProbe: the RTT
     bool operator>(const Timer& other) const {
       return at != other.at ? at > other.at : seq > other.seq;
     }
@@ -94,7 +94,6 @@ class ProcessActor {
   void wait_for_event();
   void on_completed(const Watch& watch);
   void watch(::simgrid::s4u::ActivityPtr activity, const Watch& what);
-  bool rendezvous_may_stop() const;
   void stop(const ExitCmd& exit, TimeNs at);
   void become_zombie();
 
@@ -123,7 +122,7 @@ class ProcessActor {
   void pump(ConnId id, Conn& conn);
   void on_stream_put_done(const Watch& watch);
   void on_syn_put_done(const Watch& watch);
-  void on_connect_timeout(ConnId id, std::uint64_t attempt);
+  void on_syn_give_up(ConnId id, std::uint64_t attempt);
   // actor_wan.cpp: connects across cluster routers (policies, SYN rate limits)
   void connect_wan(const ConnectCmd& cmd, int target);
   void send_syn(ConnId id, std::uint64_t attempt);

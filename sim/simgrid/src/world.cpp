@@ -70,22 +70,20 @@ int World::find(const Endpoint& endpoint) const {
   return it == by_endpoint_.end() ? -1 : it->second;
 }
 
-bool World::run_over() const {
-  return processes_[static_cast<std::size_t>(rendezvous_index_)].exited && failure_.empty();
+bool World::is_host_of_run(const Endpoint& endpoint) const {
+  const std::string host = endpoint.substr(0, endpoint.rfind(':'));
+  return sg4::Host::by_name_or_null(host) != nullptr;
 }
 
-bool World::record_exit(int index, TimeNs now, const ExitCmd& exit) {
+void World::record_exit(int index, TimeNs now, const ExitCmd& exit) {
   ProcessEntry& entry = process(index);
-  if (entry.exited) return false;
+  if (entry.exited) return;
   entry.exited = true;
   last_exit_ = std::max(last_exit_, now);
   observer_.on_exit(entry.label, now, exit);
   if (!exit.ok && failure_.empty())
     failure_ = entry.label + " failed: " + (exit.reason.empty() ? "no reason given" : exit.reason);
-  if (entry.rank == kNoRank) return false;
-  --ranks_running_;
-  last_rank_exit_ = std::max(last_rank_exit_, now);
-  return ranks_running_ == 0 && !process(rendezvous_index()).exited;
+  if (entry.rank != kNoRank) --ranks_running_;
 }
 
 void World::count_event(TimeNs now) {

@@ -67,19 +67,15 @@ class World {
   ProcessEntry& process(int index) { return processes_[static_cast<std::size_t>(index)]; }
   // Index of the process listening at `endpoint`, or -1 when nobody does.
   int find(const Endpoint& endpoint) const;
+  // Whether the address part of `endpoint` ("<host>:<slot>") names a host of the platform.
+  bool is_host_of_run(const Endpoint& endpoint) const;
 
   MessagePool& pool() { return pool_; }
   runner::RunObserver& observer() { return observer_; }
   const std::shared_ptr<const ProtocolConfig>& config() const { return config_; }
-  TimeNs connect_timeout() const { return config_->overlay.connect_timeout; }
 
-  // Records the exit of process `index` and tells the observer. Returns true when it was the
-  // last rank to exit while the rendezvous still runs (the caller then wakes the rendezvous).
-  bool record_exit(int index, TimeNs now, const ExitCmd& exit);
-  // The rendezvous has exited and nothing failed: what is left is processes leaving.
-  bool run_over() const;
-  int ranks_running() const { return ranks_running_; }
-  TimeNs last_rank_exit() const { return last_rank_exit_; }
+  // Records the exit of process `index` and tells the observer.
+  void record_exit(int index, TimeNs now, const ExitCmd& exit);
 
   void count_probe() { ++rtt_probes_; }
   void count_throughput_probe() { ++throughput_probes_; }
@@ -116,7 +112,6 @@ class World {
   runner::RunObserver& observer_;
   std::shared_ptr<const ProtocolConfig> config_;
   int ranks_running_ = 0;
-  TimeNs last_rank_exit_ = 0;
   TimeNs last_exit_ = 0;
   std::uint64_t rtt_probes_ = 0;
   std::uint64_t throughput_probes_ = 0;

@@ -92,6 +92,8 @@ Frame make_peer_unreachable(Rank from, Rank to);
 Frame make_start();
 Frame make_done(Rank rank);
 Frame make_shutdown();
+Frame make_shutdown_ack();
+Frame make_release();
 Frame make_goodbye();
 
 Decoded<HelloMsg> read_hello(const Frame& f);

@@ -45,7 +45,7 @@ enum class FrameType : std::uint8_t {
   RouteRound = 6,  // node -> neighbour: one round of distance-vector routing
   Data = 7,        // application data, relayed hop by hop
   Done = 8,        // node -> rendezvous: my workload finished
-  Shutdown = 9,    // rendezvous -> node: everyone finished, stop
+  Shutdown = 9,    // rendezvous -> node, relay: everyone finished: report, stop sending, ack
   Goodbye = 10,    // either end of a shortcut: I stop sending here; answer and close
   ProbeOrder = 11,   // rendezvous -> node: run a throughput probe to a rank now
   ProbeResult = 12,  // node -> rendezvous: how long that probe's transfer took
@@ -61,9 +61,11 @@ enum class FrameType : std::uint8_t {
   Settled = 22,        // node -> rendezvous: my static connects are settled (routing = direct)
   Start = 23,          // rendezvous -> node: everyone settled, start the workload
   PeerUnreachable = 24,  // node -> rendezvous -> node: my static connect to you failed
+  ShutdownAck = 25,      // node, relay -> rendezvous: reported; what closes now is expected
+  Release = 26,          // rendezvous -> node, relay: everyone acknowledged; leave
 };
 // The highest type number in use: decoders reject anything above it.
-constexpr FrameType kLastFrameType = FrameType::PeerUnreachable;
+constexpr FrameType kLastFrameType = FrameType::Release;
 const char* to_string(FrameType type);
 
 struct Frame {

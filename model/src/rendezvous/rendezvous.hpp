@@ -1,0 +1,106 @@
+// The rendezvous role: the bootstrap server every node and relay reaches first. Its life, in
+// order (Phase):
+//   Registering  ranks (and relays, plan = relay) register; the directory goes out once all came
+//                (or the run fails at registration_timeout, naming who is missing)
+//   Inferring    the nodes' switch views are combined into groups (paper 000 §2.1), by all
+//                views, by leader rounds, then optionally the switch tree; the groups go out
+//   Running      nodes connect, route and run the workload; the rendezvous passes on
+//                PeerUnreachable, answers endpoint queries and holds the routing = direct
+//                barrier; it counts Done frames
+//   ShuttingDown every rank is done: Shutdown to every rank and relay, which report and ack
+//   Exited       every ack is in (or its sender gone): Release to all, and exit
+// The end of the run is this phase sequence, the same on every backend: no backend decides
+// when daemons stop, and no connection that closes after Shutdown is news to anyone.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "rendezvous/leader_rounds.hpp"
+#include "rendezvous/relay_registry.hpp"
+#include "rendezvous/tree_prober.hpp"
+#include "tsunagi/model/io.hpp"
+#include "tsunagi/model/messages.hpp"
+#include "tsunagi/model/wire.hpp"
+
+namespace tsunagi {
+
+class Rendezvous final : public Process {
+ public:
+  void handle(const Input& input) override;
+
+ private:
+  enum class Phase { Idle, Registering, Inferring, Running, ShuttingDown, Exited };
+
+  struct Conn {
+    wire::Deframer deframer;
+    Rank rank = kNoRank;
+  };
+
+  // rendezvous.cpp: plumbing, registration, directory, the running phase, shutdown
+  void on_started(const StartedInput& in);
+  void on_received(const ReceivedInput& in);
+  void on_frame(ConnId id, const wire::Frame& frame);
+  void on_closed(ConnId id);
+  void reject(ConnId id, const std::string& reason);
+  void fail(const std::string& reason);
+  void broadcast(const wire::Frame& frame);
+  void on_register(ConnId id, const wire::Frame& frame);
+  void on_relay_register(ConnId id, const wire::Frame& frame);
+  bool everyone_registered() const;
+  void maybe_send_directory();
+  void send_relay_lists();
+  void on_registration_deadline();
+  void on_peer_unreachable(ConnId id, const wire::Frame& frame);
+  void on_settled(ConnId id);
+  void on_endpoint_query(ConnId id, const wire::Frame& frame);
+  void on_done(ConnId id);
+  void on_shutdown_ack(ConnId id);
+  void maybe_release();
+
+  // rendezvous_inference.cpp: groups and the switch tree
+  void on_rtt_report(ConnId id, const wire::Frame& frame);
+  void send_leader_order();
+  void on_rtt_column(ConnId id, const wire::Frame& frame);
+  void groups_ready(Groups groups);
+  bool start_tree_inference();
+  bool start_rtt_tree();
+  void on_rep_row(Rank from, const std::vector<RttSample>& row);
+  void send_probe_orders();
+  void on_probe_result(ConnId id, const wire::Frame& frame);
+  void finish_inference();
+
+  Phase phase_ = Phase::Idle;
+  TimeNs now_ = 0;
+  int n_ = 0;
+  std::shared_ptr<const ProtocolConfig> config_;
+  std::unordered_map<ConnId, Conn> conns_;
+  std::vector<ConnId> rank_conn_;
+  std::vector<Endpoint> endpoints_;
+  std::vector<std::string> hosts_;
+  std::vector<std::string> sites_;
+  RelayRegistry relays_;
+  int relays_expected_ = 0;
+  int registered_ = 0;
+
+  // inference
+  std::vector<std::vector<Rank>> near_;
+  int reports_ = 0;
+  std::uint64_t rtt_probes_ = 0;
+  Groups groups_;             // between group inference and broadcasting them
+  nlohmann::json inference_;  // the "inference" report being put together
+  std::optional<TreeProber> prober_;
+  std::optional<LeaderRounds> leaders_;
+  std::optional<std::vector<std::vector<TimeNs>>> tree_rtts_;  // tree = rtt: rep x rep
+  std::size_t reps_waiting_ = 0;
+
+  // running and shutdown
+  int settled_ = 0;
+  int done_ = 0;
+  std::set<ConnId> acks_waiting_;  // ranks and relays told to shut down, not yet acknowledged
+};
+
+}  // namespace tsunagi

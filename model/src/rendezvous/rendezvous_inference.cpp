@@ -1,0 +1,166 @@
+// The rendezvous role, part two: switch groups from the nodes' views (all views, or leader
+// rounds), the switch tree (exact, from throughput interference; or from representative RTTs),
+// and the groups going out (paper 000 §2.1-2.2, docs/tree-inference.md).
+#include <algorithm>
+
+#include "rendezvous/rendezvous.hpp"
+#include "tsunagi/model/topology/rtt_tree.hpp"
+#include "tsunagi/model/topology/switch_inference.hpp"
+
+namespace tsunagi {
+
+void Rendezvous::on_rtt_report(ConnId id, const wire::Frame& frame) {
+  auto msg = wire::read_rtt_report(frame);
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+  auto& report = std::get<wire::RttReportMsg>(msg);
+  if (report.rank != conns_[id].rank) return reject(id, "rtt report for another rank");
+  if (phase_ != Phase::Inferring) return reject(id, "rtt report outside inference");
+  near_[static_cast<std::size_t>(report.rank)] = std::move(report.near);
+  rtt_probes_ += report.probes;
+  if (++reports_ < n_) return;
+  const bool topology = config_->overlay.plan == PlanKind::TopologyAware;
+  if (topology && config_->inference.groups == GroupMethod::Leaders) {
+    near_.clear();
+    leaders_.emplace(hosts_, config_->inference);
+    return send_leader_order();
+  }
+  Groups groups;
+  if (topology) groups = combine_views(n_, near_);
+  if (config_->overlay.plan == PlanKind::Relay) groups = site_groups(sites_);
+  near_.clear();
+  groups_ready(std::move(groups));
+}
+
+// Scalable group inference: the next leader measures the ranks not yet placed.
+void Rendezvous::send_leader_order() {
+  if (auto order = leaders_->next()) {
+    emit(SendCmd{rank_conn_[static_cast<std::size_t>(order->leader)],
+                 wire::encode(wire::make_rtt_order({0, std::move(order->targets)})), 0});
+    return;
+  }
+  rtt_probes_ += leaders_->probes();
+  Groups groups = leaders_->groups();
+  for (auto& g : groups) std::sort(g.begin(), g.end());
+  std::sort(groups.begin(), groups.end());
+  leaders_.reset();
+  groups_ready(std::move(groups));
+}
+
+void Rendezvous::on_rtt_column(ConnId id, const wire::Frame& frame) {
+  auto msg = wire::read_rtt_column(frame);
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+  const auto& column = std::get<wire::RttColumnMsg>(msg);
+  std::vector<RttSample> row;
+  for (std::size_t i = 0; i < column.peers.size(); ++i)
+    row.push_back({column.peers[i], static_cast<TimeNs>(column.rtts[i])});
+  const Rank from = conns_[id].rank;
+  if (tree_rtts_) return on_rep_row(from, row);
+  if (!leaders_ || !leaders_->waiting()) return reject(id, "rtt column nobody asked for");
+  leaders_->on_row(from, std::move(row));
+  send_leader_order();
+}
+
+void Rendezvous::groups_ready(Groups groups) {
+  emit(TraceCmd{"groups", {{"groups", groups}}});
+  groups_ = std::move(groups);
+  inference_ = {{"groups", groups_},
+                {"inferred", config_->overlay.plan == PlanKind::TopologyAware},
+                {"rtt_probes", rtt_probes_},
+                {"groups_end_ns", now_}};
+  if (!start_tree_inference()) finish_inference();
+}
+
+// The exact tree method runs between group inference and the groups going out, so its
+// transfers have the network to themselves.
+bool Rendezvous::start_tree_inference() {
+  const InferenceConfig& cfg = config_->inference;
+  if (cfg.tree == TreeMethod::Rtt && groups_.size() >= 2) return start_rtt_tree();
+  if (cfg.tree != TreeMethod::Exact || groups_.size() < 2) return false;
+  if (static_cast<int>(groups_.size()) > cfg.exact_max_groups) {
+    emit(TraceCmd{"tree_skipped", {{"groups", groups_.size()}, {"max", cfg.exact_max_groups}}});
+    return false;
+  }
+  prober_.emplace(groups_, hosts_, cfg);
+  send_probe_orders();
+  return true;
+}
+
+// Scalable tree: one representative per group measures every other representative.
+bool Rendezvous::start_rtt_tree() {
+  const std::size_t g = groups_.size();
+  tree_rtts_.emplace(g, std::vector<TimeNs>(g, -1));
+  reps_waiting_ = g;
+  for (std::size_t i = 0; i < g; ++i) {
+    std::vector<Rank> others;
+    for (std::size_t j = 0; j < g; ++j)
+      if (j != i) others.push_back(groups_[j].front());
+    rtt_probes_ += others.size();
+    emit(SendCmd{rank_conn_[static_cast<std::size_t>(groups_[i].front())],
+                 wire::encode(wire::make_rtt_order({1, std::move(others)})), 0});
+  }
+  return true;
+}
+
+void Rendezvous::on_rep_row(Rank from, const std::vector<RttSample>& row) {
+  auto group_of_rep = [&](Rank r) -> int {
+    for (std::size_t i = 0; i < groups_.size(); ++i)
+      if (groups_[i].front() == r) return static_cast<int>(i);
+    return -1;
+  };
+  const int i = group_of_rep(from);
+  if (i < 0) return;
+  for (const RttSample& s : row) {
+    const int j = group_of_rep(s.peer);
+    if (j >= 0 && s.rtt > 0)
+      (*tree_rtts_)[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = s.rtt;
+  }
+  if (--reps_waiting_ > 0) return;
+  const SwitchTree tree = tree_from_rtts(*tree_rtts_, config_->inference.rtt_tree_tolerance);
+  tree_rtts_.reset();
+  const nlohmann::json detail = {{"method", "rtt"},
+                                 {"leaves", tree.leaves},
+                                 {"parent", tree.parent},
+                                 {"complete", tree.complete}};
+  emit(TraceCmd{"tree", detail});
+  inference_["tree"] = detail;
+  inference_["tree_end_ns"] = now_;
+  finish_inference();
+}
+
+void Rendezvous::send_probe_orders() {
+  for (const TreeProber::Order& order : prober_->next_orders()) {
+    emit(SendCmd{rank_conn_[static_cast<std::size_t>(order.from)],
+                 wire::encode(wire::make_probe_order(order.msg)), 0});
+  }
+}
+
+void Rendezvous::on_probe_result(ConnId id, const wire::Frame& frame) {
+  auto msg = wire::read_probe_result(frame);
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+  if (!prober_ || prober_->finished()) return reject(id, "probe result while no probe runs");
+  if (!prober_->on_result(std::get<wire::ProbeResultMsg>(msg))) return;
+  if (!prober_->finished()) return send_probe_orders();
+  const SwitchTree tree = prober_->infer();
+  const nlohmann::json detail = {{"method", "exact"},
+                                 {"leaves", tree.leaves},
+                                 {"parent", tree.parent},
+                                 {"complete", tree.complete}};
+  emit(TraceCmd{"tree", detail});
+  inference_["tree"] = detail;
+  inference_["throughput_transfers"] = prober_->transfers();
+  inference_["throughput_failed"] = prober_->failed();
+  inference_["tree_end_ns"] = now_;
+  prober_.reset();
+  finish_inference();
+}
+
+void Rendezvous::finish_inference() {
+  inference_["inference_end_ns"] = now_;
+  inference_["rtt_probes"] = rtt_probes_;
+  emit(ReportCmd{"inference", inference_});
+  phase_ = Phase::Running;
+  broadcast(wire::make_groups({groups_}));
+  groups_ = {};
+}
+
+}  // namespace tsunagi

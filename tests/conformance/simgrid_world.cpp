@@ -1,0 +1,69 @@
+// The conformance World on SimGrid: run_simgrid_with and scripted processes. One run per OS
+// process (SimGrid's Engine cannot be reset), which is why every case is its own ctest.
+#include "tsunagi/sim/simgrid/simgrid_backend.hpp"
+#include "world.hpp"
+
+namespace tsunagi::conformance {
+namespace {
+
+// Endpoints as the SimGrid backend hands them out (docs/simgrid.md): "<host>:<slot>", the slot
+// counting the ranks before this one on the same host.
+class SimgridDirectory final : public Directory {
+ public:
+  explicit SimgridDirectory(const scenario::Scenario& scenario) {
+    const auto hosts = scenario::enumerate_hosts(scenario.network);
+    const auto host_of = scenario::rank_to_host(scenario);
+    int slot = 0;
+    for (std::size_t r = 0; r < host_of.size(); ++r) {
+      slot = (r > 0 && host_of[r - 1] == host_of[r]) ? slot + 1 : 0;
+      endpoints_.push_back(hosts[static_cast<std::size_t>(host_of[r])].host + ":" +
+                           std::to_string(slot));
+    }
+    // A slot no process has on rank 0's host: that host exists, nobody listens there.
+    vacant_ = hosts[static_cast<std::size_t>(host_of.at(0))].host + ":99";
+  }
+  Endpoint endpoint_of(Rank rank) const override {
+    return rank == kNoRank ? sim::simgrid::kRendezvousEndpoint
+                           : endpoints_.at(static_cast<std::size_t>(rank));
+  }
+  Endpoint vacant_endpoint() const override { return vacant_; }
+  // The scenario's cluster policy drops the SYN (actor_wan.cpp).
+  Endpoint firewalled_endpoint(Rank rank) const override { return endpoint_of(rank); }
+
+ private:
+  std::vector<Endpoint> endpoints_;
+  Endpoint vacant_;
+};
+
+class SimgridWorld final : public World {
+ public:
+  std::string name() const override { return "simgrid"; }
+  bool simulated() const override { return true; }
+
+  Outcome run(const scenario::Scenario& scenario, const Scripts& scripts,
+              std::chrono::seconds) override {
+    Outcome outcome;
+    const SimgridDirectory directory(scenario);
+    const int ranks = scenario::process_count(scenario);
+    for (Rank r = kNoRank; r < ranks; ++r) outcome.inputs[r];  // addresses stay put from here
+    auto make = [&](Rank rank) {
+      return std::make_unique<Scripted>(
+          script_for(scripts, rank, outcome.exits, ranks, kSimulatedLimit), &outcome.inputs[rank],
+          directory);
+    };
+    ExitObserver observer(outcome.exits);
+    const auto summary = sim::simgrid::run_simgrid_with(
+        scenario, observer, [&](Rank rank) { return make(rank); }, [&] { return make(kNoRank); });
+    outcome.all_exited_ok = summary.all_exited_ok;
+    outcome.failure = summary.failure;
+    return outcome;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<World> make_world() {
+  return std::make_unique<SimgridWorld>();
+}
+
+}  // namespace tsunagi::conformance

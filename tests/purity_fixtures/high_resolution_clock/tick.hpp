@@ -1,0 +1,5 @@
+// Fixture: the core must not read the high-resolution clock.
+#pragma once
+#include <chrono>
+
+using Tick = std::chrono::high_resolution_clock::duration;  // expect-violation: uses std::chrono::high_resolution_clock
