@@ -36,27 +36,23 @@ bool is_available_backend(const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-runner::BackendSummary run_backend(const std::string& backend, const scenario::Scenario& scenario,
+runner::RunSummary run_backend(const std::string& backend, const scenario::Scenario& scenario,
                                    runner::RunObserver& observer, const BackendOptions& options) {
 #ifdef TSUNAGI_WITH_SIMGRID
   if (backend == "simgrid") {
-    const sim::simgrid::SimgridRunSummary summary = sim::simgrid::run_simgrid(scenario, observer);
-    return runner::BackendSummary{summary.simulated_end, summary.all_exited_ok, summary.failure};
+    return sim::simgrid::run_simgrid(scenario, observer);
   }
 #endif
 #ifdef TSUNAGI_WITH_NS3
   if (backend == "ns3") {
     sim::ns3::Ns3Options ns3_options;
     ns3_options.pcap_dir = options.pcap_dir;
-    const sim::ns3::Ns3RunSummary summary = sim::ns3::run_ns3(scenario, observer, ns3_options);
-    return runner::BackendSummary{summary.simulated_end, summary.all_exited_ok, summary.failure};
+    return sim::ns3::run_ns3(scenario, observer, ns3_options);
   }
 #endif
 #ifdef TSUNAGI_WITH_REALNET
   if (backend == "realnet") {
-    const realnet::RealnetRunSummary summary =
-        realnet::run_realnet(scenario, observer, realnet_options());
-    return runner::BackendSummary{summary.end, summary.all_exited_ok, summary.failure};
+    return realnet::run_realnet(scenario, observer, realnet_options());
   }
 #endif
   (void)scenario;

@@ -25,7 +25,7 @@ bool is_available_backend(const std::string& name);
 
 // Runs the scenario to completion on `backend` (which must be available), telling `observer`
 // everything that happens. Throws std::exception when the backend cannot run it at all.
-runner::BackendSummary run_backend(const std::string& backend, const scenario::Scenario& scenario,
+runner::RunSummary run_backend(const std::string& backend, const scenario::Scenario& scenario,
                                    runner::RunObserver& observer,
                                    const BackendOptions& options = {});
 

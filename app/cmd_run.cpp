@@ -47,11 +47,11 @@ fs::path output_dir(const RunOptions& options, const scenario::Scenario& scenari
 
 // A backend that throws still leaves a recorder worth writing: the run failed, and
 // result.json says why.
-runner::BackendSummary run_on_backend(const RunOptions& options,
+runner::RunSummary run_on_backend(const RunOptions& options,
                                       const scenario::Scenario& scenario,
                                       runner::Recorder& recorder, double& wall_s) {
   const auto start = std::chrono::steady_clock::now();
-  runner::BackendSummary summary;
+  runner::RunSummary summary;
   try {
     summary = run_backend(options.backend, scenario, recorder, BackendOptions{options.pcap});
   } catch (const std::exception& error) {
@@ -164,7 +164,7 @@ int run_command(const RunOptions& options) {
                        std::to_string(scenario.protocol.processes) + " processes, seed " +
                        std::to_string(scenario.seed));
   double wall_s = 0;
-  runner::BackendSummary summary = run_on_backend(options, scenario, recorder, wall_s);
+  runner::RunSummary summary = run_on_backend(options, scenario, recorder, wall_s);
   const runner::RunResult result = runner::build_result(
       runner::facts_from_scenario(scenario, options.backend, std::move(summary), wall_s), recorder);
 

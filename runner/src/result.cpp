@@ -185,7 +185,7 @@ RunResult build_result(const RunFacts& facts, const Recorder& recorder) {
   json["run"] = run_section(facts, recorder, reports);
   json["backend_counts"] = backend_counts_object(recorder.backend_counts());
   json["reports"] = other_reports(recorder);
-  json["simulated_end_s"] = seconds(facts.summary.simulated_end);
+  json["simulated_end_s"] = seconds(facts.summary.end);
   json["wall_s"] = facts.wall_s;
   apply_backend_counts(json, recorder.backend_counts(), nulls);
 

@@ -47,7 +47,7 @@ void add_cluster_facts(const scenario::Scenario& scenario, RunFacts& facts) {
 }  // namespace
 
 RunFacts facts_from_scenario(const scenario::Scenario& scenario, std::string backend,
-                             BackendSummary summary, double wall_s) {
+                             RunSummary summary, double wall_s) {
   RunFacts facts;
   facts.scenario = scenario.name;
   facts.scenario_path = scenario.path;

@@ -53,7 +53,9 @@ class SimgridWorld final : public World {
     };
     ExitObserver observer(outcome.exits);
     const auto summary = sim::simgrid::run_simgrid_with(
-        scenario, observer, [&](Rank rank) { return make(rank); }, [&] { return make(kNoRank); });
+        scenario, observer,
+        runner::ProcessFactories{[&](Rank rank) { return make(rank); },
+                                 [&] { return make(kNoRank); }});
     outcome.all_exited_ok = summary.all_exited_ok;
     outcome.failure = summary.failure;
     return outcome;

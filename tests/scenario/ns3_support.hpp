@@ -64,12 +64,12 @@ struct Run {
   std::map<Rank, Script> scripts;  // kNoRank = the rendezvous (without a script: leaves at once)
   std::map<Rank, std::vector<Input>> inputs;
   Observer observer;
-  sim::ns3::Ns3RunSummary summary;
+  runner::RunSummary summary;
 
   void run(const scenario::Scenario& scenario, const sim::ns3::Ns3Options& options = {}) {
     summary = sim::ns3::run_ns3_with(
         scenario, observer, options,
-        [this](Rank rank) {
+        runner::ProcessFactories{[this](Rank rank) {
           auto it = scripts.find(rank);
           return std::make_unique<Scripted>(it == scripts.end() ? Script{} : it->second,
                                             &inputs[rank]);
@@ -78,7 +78,7 @@ struct Run {
           auto it = scripts.find(kNoRank);
           return std::make_unique<Scripted>(it == scripts.end() ? Script{} : it->second,
                                             &inputs[kNoRank]);
-        });
+        }});
   }
 
   // The inputs of `rank` holding an event of type T, with their times, in order.

@@ -199,14 +199,14 @@ TEST_CASE("ns3 wan: relays run on their hosts with their site; a NAT gateway is 
   };
   const auto summary = sim::ns3::run_ns3_with(
       s, observer, {},
-      [&](Rank rank) {
+      runner::ProcessFactories{[&](Rank rank) {
         return scripted("r" + std::to_string(rank),
                         rank == 0 ? tries({gateway, nat_rank, inside}) : tries({}));
       },
       [&] { return scripted("rendezvous", {}); },
       [&](const std::string& host) {
         return scripted(host, host == "inb-relay0" ? tries({open_rank}) : tries({inside}));
-      });
+      }});
   CHECK(summary.all_exited_ok);
 
   auto outcome = [&inputs](const std::string& who, ConnId conn) {
@@ -259,7 +259,7 @@ TEST_CASE("ns3 wan: a [[faults]] kill ends the relay at its time and closes its 
   };
   const auto summary = sim::ns3::run_ns3_with(
       s, observer, {},
-      [&](Rank rank) {
+      runner::ProcessFactories{[&](Rank rank) {
         // rank 1 (cluster b) connects to the relay and leaves when the connection closes.
         return scripted("r" + std::to_string(rank),
                         [rank, relay](ns3test::Scripted& self, const Input& input) {
@@ -276,7 +276,7 @@ TEST_CASE("ns3 wan: a [[faults]] kill ends the relay at its time and closes its 
       [&] { return scripted("rendezvous", {}); },
       [&](const std::string& host) {  // waits until the kill
         return scripted(host, [](ns3test::Scripted&, const Input&) {});
-      });
+      }});
   CHECK(summary.all_exited_ok);
   TimeNs closed_at = -1;
   for (const Input& input : inputs["r1"])
@@ -286,6 +286,6 @@ TEST_CASE("ns3 wan: a [[faults]] kill ends the relay at its time and closes its 
   CHECK(closed_at < 503 * kNsPerMs);
   bool killed = false;
   for (const std::string& line : observer.log)
-    killed |= line.rfind("exit a-relay0 500000000 killed by the backend", 0) == 0;
+    killed |= line.rfind("exit a-relay0 500000000 killed by the scenario's [[faults]]", 0) == 0;
   CHECK(killed);
 }

@@ -42,7 +42,7 @@ struct ScriptedRun {
   std::map<Rank, Script> scripts;  // kNoRank = the rendezvous
   std::map<Rank, std::vector<Input>> inputs;
   bool record = true;  // false: keep no inputs (scale runs)
-  sim::simgrid::SimgridRunSummary summary;
+  runner::RunSummary summary;
 
   void run(const scenario::Scenario& scenario, runner::RunObserver& observer);
 

@@ -53,7 +53,7 @@ std::string busy_run_log() {
   run.run(s, observer);
   std::string log;
   for (const auto& line : observer.log) log += line + "\n";
-  log += "end " + std::to_string(run.summary.simulated_end) + "\n";
+  log += "end " + std::to_string(run.summary.end) + "\n";
   return log;
 }
 

@@ -170,7 +170,7 @@ TEST_CASE("compute: takes its duration while the process answers pings and timer
   CHECK(fired[0].first == 1 * kNsPerMs + 1);
   CHECK(fired[1].second.timer == 7);
   CHECK(fired[1].first == 2 * kNsPerMs);
-  CHECK(run.summary.simulated_end == 2 * kNsPerMs);
+  CHECK(run.summary.end == 2 * kNsPerMs);
 }
 
 TEST_CASE("compute: two computations on a one-core host share the core") {

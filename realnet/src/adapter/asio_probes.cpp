@@ -87,12 +87,12 @@ void AsioProcess::on_datagram(std::size_t size) {
 }
 
 void AsioProcess::probe_rtt(const ProbeRttCmd& cmd) {
-  ++probes_started_;
+  table_.count("inference.rtt_probes");
   tcp::endpoint target;
   try {
     target = parse_tcp_endpoint(cmd.to);
   } catch (const std::invalid_argument&) {
-    deliver_later(RttMeasuredInput{cmd.probe, 0, false});
+    deliver(RttMeasuredInput{cmd.probe, 0, false});
     return;
   }
   RttProbe probe;
@@ -135,12 +135,12 @@ void AsioProcess::finish_rtt(std::uint64_t id, bool ok) {
 }
 
 void AsioProcess::probe_throughput(const ProbeThroughputCmd& cmd) {
-  ++throughput_probes_;
+  table_.count("inference.throughput_probes");
   tcp::endpoint target;
   try {
     target = parse_tcp_endpoint(cmd.to);
   } catch (const std::invalid_argument&) {
-    deliver_later(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
+    deliver(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
     return;
   }
   auto bulk = std::make_shared<BulkSend>(io_);

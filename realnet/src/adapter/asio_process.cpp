@@ -10,10 +10,10 @@ namespace tsunagi::realnet {
 
 AsioProcess::AsioProcess(asio::io_context& io, std::unique_ptr<Process> core,
                          AdapterOptions options, EventLog& log)
-    : io_(io),
-      core_(std::move(core)),
+    : OwnProcessTable(log, options.config),
+      DrivenProcess(table_, 0, std::move(core)),
+      io_(io),
       options_(std::move(options)),
-      log_(log),
       acceptor_(io),
       udp_(io),
       core_timer_(io) {}
@@ -42,6 +42,7 @@ void AsioProcess::open() {
       // Room for echo replies to many probers at once (capped by net.core.[rw]mem_max).
       udp_.set_option(asio::socket_base::send_buffer_size(1 << 20), error);
       udp_.set_option(asio::socket_base::receive_buffer_size(1 << 20), error);
+      add_own_row();
       return;
     }
     if (options_.listen_port != 0)
@@ -50,6 +51,17 @@ void AsioProcess::open() {
   }
   throw std::runtime_error("no port free for both TCP and UDP on " +
                            options_.listen_address.to_string());
+}
+
+// The table holds this process only: a rank, the rendezvous, or a relay (no rank, but a
+// rendezvous to register with).
+void AsioProcess::add_own_row() {
+  const runner::Role role = options_.rank != kNoRank      ? runner::Role::Node
+                            : options_.rendezvous.empty() ? runner::Role::Rendezvous
+                                                          : runner::Role::Relay;
+  table_.add(runner::ProcessRow{role, options_.rank, options_.label, endpoint(),
+                                options_.host_label, options_.site});
+  table_.locate_rendezvous(options_.rendezvous);
 }
 
 Endpoint AsioProcess::endpoint() const {
@@ -66,31 +78,7 @@ void AsioProcess::start() {
   started_ = true;
   accept_next();
   receive_datagram();
-  StartedInput started;
-  started.rank = options_.rank;
-  started.self = endpoint();
-  started.rendezvous = options_.rendezvous;  // "" for the rendezvous itself
-  started.host = options_.host_label;
-  started.site = options_.site;
-  started.config = options_.config;
-  deliver(std::move(started));
-}
-
-void AsioProcess::deliver(InputEvent event) {
-  if (exited_) return;
-  try {
-    core_->handle(Input{now(), std::move(event)});
-    perform_commands();
-  } catch (const std::exception& error) {
-    // The core (or this adapter) broke: the process fails and says why.
-    if (!exited_) exit_process(ExitCmd{false, std::string("exception: ") + error.what()});
-  }
-}
-
-// Outcomes known while a command is performed go through the queue, so the core is never
-// re-entered from inside its own command list.
-void AsioProcess::deliver_later(InputEvent event) {
-  asio::post(io_, [this, event = std::move(event)]() mutable { deliver(std::move(event)); });
+  deliver(driver_.started_input());
 }
 
 // Timers are never cancelled: the core ignores the ones it no longer wants.
@@ -100,7 +88,7 @@ void AsioProcess::arm_timer(const ArmTimerCmd& cmd) {
 }
 
 void AsioProcess::wait_for_next_timer() {
-  if (exited_ || core_timers_.empty()) return;
+  if (driver_.exited() || core_timers_.empty()) return;
   const TimeNs at = core_timers_.begin()->first;
   if (core_timer_at_ == at) return;
   core_timer_at_ = at;  // an earlier wait still pending is cancelled by expires_at
@@ -113,7 +101,7 @@ void AsioProcess::wait_for_next_timer() {
 }
 
 void AsioProcess::fire_due_timers() {
-  while (!exited_ && !core_timers_.empty() && core_timers_.begin()->first <= now()) {
+  while (!driver_.exited() && !core_timers_.empty() && core_timers_.begin()->first <= now()) {
     const std::uint64_t id = core_timers_.begin()->second;
     core_timers_.erase(core_timers_.begin());
     deliver(TimerFiredInput{id});
@@ -136,12 +124,10 @@ void AsioProcess::compute(const ComputeCmd& cmd) {
 // answers) until the daemon shuts it down: closing at once would show up at peers that have
 // not yet been told the run is over as a lost connection (docs/realnet.md, "exit").
 void AsioProcess::exit_process(const ExitCmd& exit) {
-  if (exited_) return;
-  exited_ = true;
+  if (driver_.exited()) return;
   exit_ok_ = exit.ok;
-  log_.count("inference.rtt_probes", static_cast<double>(probes_started_));
-  log_.count("inference.throughput_probes", static_cast<double>(throughput_probes_));
-  log_.exit(now(), exit);
+  table_.report_counts();  // before the exit line: the launcher reads a file up to its exit
+  driver_.exit(now(), exit);
   for (auto& [id, probe] : rtt_probes_) probe.timer->cancel();
   rtt_probes_.clear();
   for (auto& timer : std::vector(timers_)) timer->cancel();
@@ -157,7 +143,7 @@ bool AsioProcess::flushed() const {
 }
 
 void AsioProcess::stop(const std::string& reason) {
-  if (!exited_) exit_process(ExitCmd{false, reason});
+  if (!driver_.exited()) exit_process(ExitCmd{false, reason});
 }
 
 void AsioProcess::shut_down() {

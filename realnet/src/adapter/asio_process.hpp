@@ -27,6 +27,7 @@
 
 #include "event_log.hpp"
 #include "tsunagi/model/io.hpp"
+#include "tsunagi/runner/process_driver.hpp"
 
 namespace tsunagi::realnet {
 
@@ -57,7 +58,16 @@ struct AdapterOptions {
   int max_lost_samples = 20;                      // then the probe fails (ok = false)
 };
 
-class AsioProcess {
+// A daemon's process table: one row, itself (a rank, the rendezvous, or a relay when it is no
+// rank and has a rendezvous to register with); the EventLog is its observer. A base of
+// AsioProcess, so it exists before the driver that refers to it.
+struct OwnProcessTable {
+  OwnProcessTable(EventLog& log, std::shared_ptr<const ProtocolConfig> config)
+      : table_("realnet", log, std::move(config)) {}
+  runner::ProcessTable table_;
+};
+
+class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioProcess> {
  public:
   AsioProcess(asio::io_context& io, std::unique_ptr<Process> core, AdapterOptions options,
               EventLog& log);
@@ -74,12 +84,24 @@ class AsioProcess {
   // Closes every socket and timer so io_context::run() can return.
   void shut_down();
 
-  bool exited() const { return exited_; }
+  bool exited() const { return driver_.exited(); }
   // Nothing queued or being written on any connection: what the core sent has reached the kernel.
   bool flushed() const;
   bool exited_ok() const { return exit_ok_; }
   // Called once when the core exits (ExitCmd or stop()).
   std::function<void(const ExitCmd&)> on_exit;
+
+  // The commands (tsunagi::perform_commands; DrivenProcess does trace and report) and the
+  // clock they run by: asio_process.cpp, asio_streams.cpp, asio_probes.cpp.
+  TimeNs now() const;
+  void connect(const ConnectCmd& cmd);
+  void send(SendCmd& cmd);
+  void close(ConnId id);
+  void arm_timer(const ArmTimerCmd& cmd);
+  void probe_rtt(const ProbeRttCmd& cmd);
+  void probe_throughput(const ProbeThroughputCmd& cmd);
+  void compute(const ComputeCmd& cmd);
+  void exit_process(const ExitCmd& exit);
 
  private:
   struct OutChunk {
@@ -112,46 +134,27 @@ class AsioProcess {
   };
 
   // asio_process.cpp: the loop
-  TimeNs now() const;
-  void deliver(InputEvent event);
-  void deliver_later(InputEvent event);
-  // The commands, one member per kind (tsunagi::perform_commands calls them).
-  template <class Backend>
-  friend void tsunagi::perform_commands(Process& core, Backend& backend);
-  void perform_commands() { tsunagi::perform_commands(*core_, *this); }
-  bool stopped() const { return exited_; }
-  void arm_timer(const ArmTimerCmd& cmd);
+  void add_own_row();
   void wait_for_next_timer();
   void fire_due_timers();
-  void compute(const ComputeCmd& cmd);
-  void trace(const TraceCmd& cmd) { log_.trace(now(), cmd); }
-  void report(const ReportCmd& cmd) { log_.report(now(), cmd); }
-  void exit_process(const ExitCmd& exit);
 
   // asio_streams.cpp: TCP connections
   void accept_next();
   void on_accepted_socket(tcp::socket socket);
-  void connect(const ConnectCmd& cmd);
   void on_connect_done(ConnId id, const ConnPtr& conn, const boost::system::error_code& error);
   void start_reading(ConnId id, const ConnPtr& conn, bool read_now);
-  void send(SendCmd& cmd);
   void pump(ConnId id, const ConnPtr& conn);
-  void close(ConnId id);
   void drop(ConnId id, const ConnPtr& conn, bool tell_core);
 
   // asio_probes.cpp: UDP echo, RTT probes, throughput probes and sinks
   void receive_datagram();
   void on_datagram(std::size_t size);
-  void probe_rtt(const ProbeRttCmd& cmd);
   void send_ping(std::uint64_t id);
   void finish_rtt(std::uint64_t id, bool ok);
-  void probe_throughput(const ProbeThroughputCmd& cmd);
   void serve_bulk_sink(std::shared_ptr<tcp::socket> socket);
 
   asio::io_context& io_;
-  std::unique_ptr<Process> core_;
   AdapterOptions options_;
-  EventLog& log_;
   tcp::acceptor acceptor_;
   udp::socket udp_;
   std::vector<std::uint8_t> datagram_ = std::vector<std::uint8_t>(65536);
@@ -161,7 +164,6 @@ class AsioProcess {
   udp::endpoint datagram_from_;
 
   std::map<ConnId, ConnPtr> conns_;
-  ConnId next_accepted_ = kAcceptedConnBit;
   std::map<std::uint64_t, RttProbe> rtt_probes_;
   // Core timers in deadline order; a multimap keeps equal deadlines in arming order, which one
   // Asio timer per command would not. One Asio timer waits for the earliest.
@@ -169,10 +171,7 @@ class AsioProcess {
   asio::steady_timer core_timer_;
   TimeNs core_timer_at_ = -1;  // the deadline core_timer_ waits for, -1 when idle
   std::vector<std::shared_ptr<asio::steady_timer>> timers_;  // computations
-  std::uint64_t probes_started_ = 0;
-  std::uint64_t throughput_probes_ = 0;
   bool started_ = false;
-  bool exited_ = false;
   bool exit_ok_ = false;
   bool shut_down_ = false;
 };

@@ -70,13 +70,13 @@ void AsioProcess::on_accepted_socket(tcp::socket socket) {
                      if (*purpose != kPurposeFrames) return;  // not one of ours: dropped
                      boost::system::error_code ignored;
                      pending->set_option(tcp::no_delay(true), ignored);
-                     const ConnId id = next_accepted_++;
+                     const ConnId id = driver_.next_accepted_conn();
                      auto conn = std::make_shared<Conn>(io_);
                      conn->socket = std::move(*pending);
                      conn->connected = true;
-                     conn->core_closed = exited_;  // an exited process only drains
+                     conn->core_closed = driver_.exited();  // an exited process only drains
                      conns_[id] = conn;
-                     if (!exited_) deliver(AcceptedInput{id});
+                     if (!driver_.exited()) deliver(AcceptedInput{id});
                      start_reading(id, conn, true);
                    });
 }
@@ -86,7 +86,7 @@ void AsioProcess::connect(const ConnectCmd& cmd) {
   try {
     target = parse_tcp_endpoint(cmd.to);
   } catch (const std::invalid_argument&) {
-    deliver_later(ConnectFailedInput{cmd.conn, ConnectFailure::Unreachable});
+    deliver(ConnectFailedInput{cmd.conn, ConnectFailure::Unreachable});
     return;
   }
   auto conn = std::make_shared<Conn>(io_);
@@ -126,7 +126,7 @@ void AsioProcess::start_reading(ConnId id, const ConnPtr& conn, bool read_now) {
     conn->socket.non_blocking(true, error);
     const std::size_t n = conn->socket.read_some(asio::buffer(read_buffer_), error);
     if (error && error != asio::error::would_block) return drop(id, conn, true);
-    if (!error && !conn->core_closed && !exited_) {
+    if (!error && !conn->core_closed && !driver_.exited()) {
       const auto begin = read_buffer_.begin();
       deliver(ReceivedInput{id, Bytes(begin, begin + static_cast<std::ptrdiff_t>(n)), 0});
     }

@@ -28,28 +28,28 @@ void EventLog::write(const nlohmann::json& line) {
   std::fflush(file_);
 }
 
-void EventLog::trace(TimeNs now, const TraceCmd& trace) {
+void EventLog::on_trace(const std::string& proc, TimeNs now, const TraceCmd& trace) {
   write({{"type", "trace"},
-         {"proc", proc_},
+         {"proc", proc},
          {"t_ns", now},
          {"kind", trace.kind},
          {"detail", trace.detail}});
 }
 
-void EventLog::report(TimeNs now, const ReportCmd& report) {
+void EventLog::on_report(const std::string& proc, TimeNs now, const ReportCmd& report) {
   write({{"type", "report"},
-         {"proc", proc_},
+         {"proc", proc},
          {"t_ns", now},
          {"key", report.key},
          {"value", report.value}});
 }
 
-void EventLog::exit(TimeNs now, const ExitCmd& exit) {
+void EventLog::on_exit(const std::string& proc, TimeNs now, const ExitCmd& exit) {
   write(
-      {{"type", "exit"}, {"proc", proc_}, {"t_ns", now}, {"ok", exit.ok}, {"reason", exit.reason}});
+      {{"type", "exit"}, {"proc", proc}, {"t_ns", now}, {"ok", exit.ok}, {"reason", exit.reason}});
 }
 
-void EventLog::count(const std::string& key, double value) {
+void EventLog::on_backend_count(const std::string& key, double value) {
   write({{"type", "count"}, {"proc", proc_}, {"key", key}, {"value", value}});
 }
 

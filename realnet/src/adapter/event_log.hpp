@@ -1,5 +1,6 @@
 // What one realnet process tells the launcher: its decisions, reports, exit and counts, as JSON
-// lines (one object per line, flushed at once so a crash loses nothing written before it).
+// lines (one object per line, flushed at once so a crash loses nothing written before it). It is
+// the run observer of the daemon's process table, as the runner's Recorder is in a simulator.
 // The launcher merges every process's file into the runner's Recorder (event_replay.hpp).
 //
 //   {"type":"trace","proc":"r3","t_ns":123,"kind":"groups","detail":{...}}
@@ -12,21 +13,26 @@
 #include <string>
 
 #include "tsunagi/model/io.hpp"
+#include "tsunagi/runner/observer.hpp"
 
 namespace tsunagi::realnet {
 
-class EventLog {
+class EventLog final : public runner::RunObserver {
  public:
   // "-" writes to stdout; anything else is a file, created or truncated. Throws on failure.
+  // `proc` labels the count lines.
   EventLog(const std::string& path, std::string proc);
-  ~EventLog();
+  ~EventLog() override;
   EventLog(const EventLog&) = delete;
   EventLog& operator=(const EventLog&) = delete;
 
-  void trace(TimeNs now, const TraceCmd& trace);
-  void report(TimeNs now, const ReportCmd& report);
-  void exit(TimeNs now, const ExitCmd& exit);
-  void count(const std::string& key, double value);
+  void on_trace(const std::string& proc, TimeNs now, const TraceCmd& trace) override;
+  void on_report(const std::string& proc, TimeNs now, const ReportCmd& report) override;
+  void on_exit(const std::string& proc, TimeNs now, const ExitCmd& exit) override;
+  // Counts carry the process label too: the launcher sums them over processes.
+  void on_backend_count(const std::string& key, double value) override;
+  // A daemon's progress lines are not events: the launcher prints its own.
+  void on_progress(const std::string&) override {}
 
  private:
   void write(const nlohmann::json& line);

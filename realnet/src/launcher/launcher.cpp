@@ -72,7 +72,7 @@ class Launch {
          const LaunchOptions& options)
       : scenario_(scenario), observer_(observer), options_(options) {}
 
-  RealnetRunSummary run();
+  runner::RunSummary run();
 
  private:
   TimeNs now() const {
@@ -91,7 +91,7 @@ class Launch {
     if (failure_.empty()) failure_ = why;
   }
   bool failed() const { return !failure_.empty() || !deaths_.empty(); }
-  RealnetRunSummary finish();
+  runner::RunSummary finish();
 
   const scenario::Scenario& scenario_;
   runner::RunObserver& observer_;
@@ -232,7 +232,7 @@ void Launch::watch_until_done() {
   }
 }
 
-RealnetRunSummary Launch::run() {
+runner::RunSummary Launch::run() {
   InterruptGuard interrupts;
   epoch_ns_ = std::chrono::duration_cast<std::chrono::nanoseconds>(
                   std::chrono::steady_clock::now().time_since_epoch())
@@ -286,7 +286,7 @@ RealnetRunSummary Launch::run() {
   return finish();
 }
 
-RealnetRunSummary Launch::finish() {
+runner::RunSummary Launch::finish() {
   std::vector<ProcessRecord> records;
   for (const auto& node : plan_.nodes)
     records.push_back(ProcessRecord{node.label, node.events_file, false, 0, {}});
@@ -312,7 +312,7 @@ RealnetRunSummary Launch::finish() {
   observer_.on_backend_count("realnet_latency_scale", plan_.netns ? options_.latency_scale : 0);
   observer_.on_backend_count("realnet_rtt_samples_min", options_.rtt_samples_min);
   if (!deaths_.empty()) failure_ = deaths_.front();  // the cause of whatever failed after it
-  RealnetRunSummary summary;
+  runner::RunSummary summary;
   summary.end = replay.last_exit;
   summary.failure = failure_;
   summary.all_exited_ok = failure_.empty();
@@ -321,7 +321,7 @@ RealnetRunSummary Launch::finish() {
 
 }  // namespace
 
-RealnetRunSummary run_realnet(const scenario::Scenario& scenario, runner::RunObserver& observer,
+runner::RunSummary run_realnet(const scenario::Scenario& scenario, runner::RunObserver& observer,
                               const LaunchOptions& options) {
   Launch launch(scenario, observer, options);
   return launch.run();

@@ -42,7 +42,7 @@ void add_clusters(const scenario::Scenario& scenario, Ns3Spec& spec) {
   spec.syn_rto = network.syn.syn_rto;
   spec.syn_retries = network.syn.syn_retries;
   for (const scenario::FaultSpec& fault : scenario.faults)
-    spec.faults.push_back(Ns3Fault{fault.kill, fault.at});
+    spec.faults.push_back(runner::PlannedKill{fault.kill, fault.at});
 }
 
 }  // namespace
@@ -74,19 +74,15 @@ Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options) {
   return spec;
 }
 
-Ns3RunSummary run_ns3_with(const scenario::Scenario& scenario, runner::RunObserver& observer,
-                           const Ns3Options& options, const NodeFactory& make_node,
-                           const RendezvousFactory& make_rendezvous,
-                           const RelayFactory& make_relay_process) {
-  return run_ns3_spec(spec_of(scenario, options), observer, make_node, make_rendezvous,
-                      make_relay_process);
+runner::RunSummary run_ns3_with(const scenario::Scenario& scenario, runner::RunObserver& observer,
+                                const Ns3Options& options,
+                                const runner::ProcessFactories& processes) {
+  return run_ns3_spec(spec_of(scenario, options), observer, processes);
 }
 
-Ns3RunSummary run_ns3(const scenario::Scenario& scenario, runner::RunObserver& observer,
-                      const Ns3Options& options) {
-  return run_ns3_with(
-      scenario, observer, options, [](Rank) { return make_node(); },
-      [] { return make_rendezvous(); });
+runner::RunSummary run_ns3(const scenario::Scenario& scenario, runner::RunObserver& observer,
+                           const Ns3Options& options) {
+  return run_ns3_with(scenario, observer, options, runner::core_roles());
 }
 
 Endpoint endpoint_of(const scenario::Scenario& scenario, Rank rank) {

@@ -48,7 +48,7 @@ std::uint64_t get_le(const std::uint8_t* in, int bytes) {
 }  // namespace
 
 void ProcessHost::probe_rtt(const ProbeRttCmd& cmd) {
-  world_.count_probe();
+  world_.table().count("inference.rtt_probes");
   const int target = world_.find(cmd.to);
   if (target < 0 || probes_.count(cmd.probe) != 0) {
     deliver(RttMeasuredInput{cmd.probe, 0, false});
@@ -69,7 +69,7 @@ void ProcessHost::send_ping(std::uint64_t id, Probe& probe) {
   put_le(&payload[9], probe.done, 4);
   probe.sent_at = now();
   udp_->SendTo(n3::Create<n3::Packet>(payload.data(), probe.bytes), 0,
-               n3::InetSocketAddress(address_of(probe.target), world_.process(probe.target).port));
+               n3::InetSocketAddress(address_of(probe.target), world_.slot(probe.target).port));
   probe.timeout = n3::Simulator::Schedule(n3::NanoSeconds(kSampleTimeout),
                                           &ProcessHost::on_sample_timeout, this, id, probe.done);
 }
@@ -82,7 +82,7 @@ void ProcessHost::on_datagram(SocketPtr socket) {
     Bytes payload(size);
     packet->CopyData(payload.data(), size);
     if (payload[0] == kPing) {
-      if (zombie_) continue;
+      if (driver_.exited()) continue;
       payload[0] = kPong;
       socket->SendTo(n3::Create<n3::Packet>(payload.data(), size), 0, from);
       continue;
@@ -122,12 +122,11 @@ void ProcessHost::finish_sample(std::uint64_t id, Probe& probe) {
 // ------------------------------------------------------------------ throughput probes
 
 void ProcessHost::probe_throughput(const ProbeThroughputCmd& cmd) {
-  world_.count_throughput_probe();
-  const int target = world_.find(cmd.to);
+  world_.table().count("inference.throughput_probes");
   // An exited target's closed port answers with a reset, which ns-3 3.37 ignores while
   // connecting (host_streams.cpp): the probe fails at once, as SimGrid's does.
-  if (target < 0 || world_.process(target).exited || bulk_out_.count(cmd.probe) != 0 ||
-      cmd.bytes == 0) {
+  const int target = world_.table().live_process_at(cmd.to);
+  if (target < 0 || bulk_out_.count(cmd.probe) != 0 || cmd.bytes == 0) {
     deliver(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
     return;
   }
@@ -144,7 +143,7 @@ void ProcessHost::probe_throughput(const ProbeThroughputCmd& cmd) {
   socket->SetSendCallback(n3::MakeCallback(&ProcessHost::pump_bulk, this));
   socket->Connect(n3::InetSocketAddress(
       address_of(target),
-      static_cast<std::uint16_t>(world_.process(target).port + kBulkPortOffset)));
+      static_cast<std::uint16_t>(world_.slot(target).port + kBulkPortOffset)));
 }
 
 std::uint64_t ProcessHost::bulk_probe_of(const SocketPtr& socket) const {
@@ -234,8 +233,8 @@ void ProcessHost::on_bulk_readable(SocketPtr socket) {
   bulk_in_.erase(it);
   socket->SetRecvCallback(n3::MakeNullCallback<void, SocketPtr>());
   socket->Close();
-  ProcessHost* prober = world_.process(done.prober).process;
-  if (prober != nullptr && !zombie_) prober->on_bulk_arrived(done.probe, true);
+  ProcessHost* prober = world_.slot(done.prober).process;
+  if (prober != nullptr && !driver_.exited()) prober->on_bulk_arrived(done.probe, true);
 }
 
 }  // namespace tsunagi::sim::ns3

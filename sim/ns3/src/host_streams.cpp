@@ -51,7 +51,7 @@ void ProcessHost::open_listeners() {
 }
 
 bool ProcessHost::accept_request(SocketPtr, const n3::Address&) {
-  return !zombie_;
+  return !driver_.exited();
 }
 
 void ProcessHost::watch(ConnId id, const SocketPtr& socket) {
@@ -103,7 +103,7 @@ void ProcessHost::connect(const ConnectCmd& cmd) {
   socket->TraceConnectWithoutContext("Rx", n3::MakeCallback(&ProcessHost::on_segment, this));
   // How long to wait is the core's decision: it closes the connection when its connect_timeout
   // passes. ns-3's own give-up (its SYN retries, network.syn) is the world's.
-  socket->Connect(n3::InetSocketAddress(address_of(target), world_.process(target).port));
+  socket->Connect(n3::InetSocketAddress(address_of(target), world_.slot(target).port));
 }
 
 void ProcessHost::on_connected(SocketPtr socket) {
@@ -166,11 +166,11 @@ void ProcessHost::fail_connect(ConnId id, ConnectFailure reason) {
 }
 
 void ProcessHost::on_accept(SocketPtr socket, const n3::Address&) {
-  if (zombie_) {
+  if (driver_.exited()) {
     socket->Close();
     return;
   }
-  const ConnId id = kAcceptedConnBit | ++next_accepted_;
+  const ConnId id = driver_.next_accepted_conn();
   Conn& conn = conns_[id];
   conn.socket = socket;
   conn.state = ConnState::Open;
@@ -240,10 +240,7 @@ void ProcessHost::close(ConnId id) {
 }
 
 void ProcessHost::close_all() {
-  std::vector<ConnId> ids;
-  ids.reserve(conns_.size());
-  for (const auto& entry : conns_) ids.push_back(entry.first);
-  for (ConnId id : ids) close(id);
+  runner::close_each(conns_, [this](ConnId id) { close(id); });
 }
 
 // Hands queued bytes to the socket as far as its send buffer allows; once a closing

@@ -19,53 +19,28 @@ namespace tsunagi::sim::ns3 {
 namespace n3 = ::ns3;
 
 ProcessHost::ProcessHost(World& world, int index, std::unique_ptr<Process> core)
-    : world_(world), index_(index), self_(world.process(index)), core_(std::move(core)) {
+    : DrivenProcess(world.table(), index, std::move(core)),
+      world_(world),
+      index_(index),
+      self_(world.slot(index)) {
   self_.process = this;
 }
 
-ProcessHost::~ProcessHost() {
-  self_.process = nullptr;
-}
+ProcessHost::~ProcessHost() { self_.process = nullptr; }
 
 TimeNs ProcessHost::now() const {
-  return std::max(last_now_, static_cast<TimeNs>(n3::Simulator::Now().GetNanoSeconds()));
+  return static_cast<TimeNs>(n3::Simulator::Now().GetNanoSeconds());
 }
 
+// At time 0: listeners first, so a rank connecting at once finds the rendezvous listening.
 void ProcessHost::start() {
   open_listeners();
-  StartedInput started;
-  started.rank = self_.rank;
-  started.self = self_.endpoint;
-  if (self_.rank != kNoRank || self_.relay)  // relays register with the rendezvous too
-    started.rendezvous = world_.process(world_.rendezvous_index()).endpoint;
-  started.host = self_.host;
-  started.site = self_.site;
-  started.config = world_.config();
-  deliver(std::move(started));
-}
-
-// One input at a time: an input that arises while the core's commands are being performed
-// (ns-3 may call back from inside a socket call) is queued and delivered after them.
-void ProcessHost::deliver(InputEvent event) {
-  if (zombie_) return;
-  pending_.push_back(std::move(event));
-  if (delivering_) return;
-  delivering_ = true;
-  try {
-    while (!pending_.empty() && !zombie_) {
-      InputEvent next = std::move(pending_.front());
-      pending_.pop_front();
-      last_now_ = now();
-      core_->handle(Input{last_now_, std::move(next)});
-      world_.count_event(last_now_);
-      perform_commands();
-    }
-  } catch (const std::exception& error) {
-    // The core (or this adapter) broke: this process dies, the run goes on and reports it.
-    delivering_ = false;
-    stop(ExitCmd{false, std::string("exception: ") + error.what()});
-  }
-  delivering_ = false;
+  if (const TimeNs kill = driver_.row().kill_at; kill >= 0)
+    // [[faults]]: killed as a kernel ends a process (listeners and connections closed, queued
+    // bytes flushed, the core gone). Planned, so the exit is ok.
+    n3::Simulator::Schedule(n3::NanoSeconds(kill), &ProcessHost::stop, this,
+                            ExitCmd{true, runner::kKilledByFaults});
+  deliver(driver_.started_input());
 }
 
 // Timers are never cancelled: the core ignores the ones it no longer wants.
@@ -81,12 +56,6 @@ void ProcessHost::compute(const ComputeCmd& cmd) {
                           &ProcessHost::on_compute_done, this, cmd.task);
 }
 
-void ProcessHost::trace(const TraceCmd& cmd) { world_.observer().on_trace(self_.label, now(), cmd); }
-
-void ProcessHost::report(const ReportCmd& cmd) {
-  world_.observer().on_report(self_.label, now(), cmd);
-}
-
 void ProcessHost::on_timer(std::uint64_t timer) {
   deliver(TimerFiredInput{timer});
 }
@@ -99,9 +68,7 @@ void ProcessHost::on_compute_done(std::uint64_t task) {
 // connection: what is queued still goes, then a FIN, as a kernel flushes a dead process's
 // sockets. The core is dropped; callbacks still arriving only finish the flushing.
 void ProcessHost::stop(const ExitCmd& exit) {
-  if (zombie_) return;
-  zombie_ = true;
-  pending_.clear();
+  if (!driver_.exit(now(), exit)) return;
   for (auto& entry : probes_) n3::Simulator::Remove(entry.second.timeout);
   probes_.clear();
   for (SocketPtr* socket : {&listener_, &udp_, &bulk_listener_}) {
@@ -122,12 +89,11 @@ void ProcessHost::stop(const ExitCmd& exit) {
     entry.second->SetRecvCallback(n3::MakeNullCallback<void, SocketPtr>());
     entry.second->Close();
   }
-  core_.reset();
-  world_.record_exit(index_, now(), exit);
+  world_.on_exited();
 }
 
 n3::Ipv4Address ProcessHost::address_of(int target) const {
-  const ProcessEntry& entry = world_.process(target);
+  const NodeSlot& entry = world_.slot(target);
   // Like a kernel, traffic to a process on the same machine goes over loopback.
   return entry.node == self_.node ? n3::Ipv4Address::GetLoopback() : entry.address;
 }

@@ -1,9 +1,9 @@
 // The adapter between one core process and ns-3: its sockets, timers and command loop.
 //
-// Every ns-3 callback (a socket readable, a connection up, a timer) becomes one Input; the
-// commands the core answers with are performed at once, in order. Inputs that arise while
-// commands are being performed (a refusal known at once, a callback ns-3 makes from inside a
-// socket call) wait in a queue and follow in order, so the core never re-enters itself.
+// Every ns-3 callback (a socket readable, a connection up, a timer) becomes one Input, handed to
+// the shared runner::ProcessDriver: the commands the core answers with are performed at once,
+// in order, and inputs that arise meanwhile (a refusal known at once, a callback ns-3 makes
+// from inside a socket call) wait in its queue, so the core never re-enters itself.
 // Connections live in host_streams.cpp, RTT and throughput probes in host_probes.cpp.
 #pragma once
 
@@ -24,11 +24,12 @@ class TcpHeader;
 class TcpSocketBase;
 }  // namespace ns3
 
+#include "tsunagi/runner/process_driver.hpp"
 #include "world.hpp"
 
 namespace tsunagi::sim::ns3 {
 
-class ProcessHost {
+class ProcessHost : public runner::DrivenProcess<ProcessHost> {
  public:
   ProcessHost(World& world, int index, std::unique_ptr<Process> core);
   ~ProcessHost();
@@ -42,24 +43,18 @@ class ProcessHost {
   // The target of throughput probe `probe` received its last byte now.
   void on_bulk_arrived(std::uint64_t probe, bool ok);
   std::uint32_t node_id() const { return self_.node->GetId(); }
-  int index() const { return index_; }
+
+  // The commands tsunagi::perform_commands calls (DrivenProcess does trace and report), each
+  // beside its part of the adapter, and the clock they run by.
+  TimeNs now() const;
+  void arm_timer(const ArmTimerCmd& cmd);
+  void compute(const ComputeCmd& cmd);
+  void exit_process(const ExitCmd& exit) { stop(exit); }
 
  private:
   using SocketPtr = ::ns3::Ptr<::ns3::Socket>;
 
   // ------------------------------------------------ the loop (process_host.cpp)
-  TimeNs now() const;
-  void deliver(InputEvent event);
-  // One member per command kind (tsunagi::perform_commands calls them).
-  template <class Backend>
-  friend void tsunagi::perform_commands(Process& core, Backend& backend);
-  void perform_commands() { tsunagi::perform_commands(*core_, *this); }
-  bool stopped() const { return zombie_; }
-  void arm_timer(const ArmTimerCmd& cmd);
-  void compute(const ComputeCmd& cmd);
-  void trace(const TraceCmd& cmd);
-  void report(const ReportCmd& cmd);
-  void exit_process(const ExitCmd& exit) { stop(exit); }
   void on_timer(std::uint64_t timer);
   void on_compute_done(std::uint64_t task);
   // Where to reach process `target`: its address, or loopback when it runs on this node.
@@ -67,6 +62,12 @@ class ProcessHost {
   SocketPtr new_tcp_socket();
 
   // ------------------------------------------------ connections (host_streams.cpp)
+ public:
+  void connect(const ConnectCmd& cmd);
+  void send(SendCmd& cmd);
+  void close(ConnId id);
+
+ private:
   enum class ConnState : std::uint8_t { Connecting, Open, Closing };
   struct Chunk {  // one SendCmd: its bytes, then `zeros` filler bytes
     Bytes bytes;
@@ -80,7 +81,6 @@ class ProcessHost {
     std::uint64_t attempt = 0;
   };
   void open_listeners();
-  void connect(const ConnectCmd& cmd);
   void on_connected(SocketPtr socket);
   void on_connect_error(SocketPtr socket);
   void on_segment(::ns3::Ptr<const ::ns3::Packet> packet, const ::ns3::TcpHeader& header,
@@ -95,8 +95,6 @@ class ProcessHost {
   void on_normal_close(SocketPtr socket);
   void on_error_close(SocketPtr socket);
   void on_peer_gone(SocketPtr socket);
-  void send(SendCmd& cmd);
-  void close(ConnId id);
   void close_all();
   void pump(ConnId id, Conn& conn);
   void watch(ConnId id, const SocketPtr& socket);
@@ -105,6 +103,11 @@ class ProcessHost {
   ConnId conn_of(const SocketPtr& socket) const;
 
   // ------------------------------------------------ probes (host_probes.cpp)
+ public:
+  void probe_rtt(const ProbeRttCmd& cmd);
+  void probe_throughput(const ProbeThroughputCmd& cmd);
+
+ private:
   struct Probe {
     int target = -1;
     std::uint32_t bytes = 64;
@@ -130,12 +133,10 @@ class ProcessHost {
     std::uint64_t probe = 0;
     std::uint64_t bytes = 0;
   };
-  void probe_rtt(const ProbeRttCmd& cmd);
   void send_ping(std::uint64_t id, Probe& probe);
   void on_datagram(SocketPtr socket);
   void on_sample_timeout(std::uint64_t id, std::uint32_t sample);
   void finish_sample(std::uint64_t id, Probe& probe);
-  void probe_throughput(const ProbeThroughputCmd& cmd);
   void on_bulk_connected(SocketPtr socket);
   void on_bulk_failed(SocketPtr socket);
   void pump_bulk(SocketPtr socket, std::uint32_t space);
@@ -145,19 +146,13 @@ class ProcessHost {
 
   World& world_;
   const int index_;
-  ProcessEntry& self_;
-  std::unique_ptr<Process> core_;
-  bool zombie_ = false;  // exited: the core is gone, sockets still flush
-  bool delivering_ = false;
-  std::deque<InputEvent> pending_;
-  TimeNs last_now_ = 0;
+  NodeSlot& self_;
 
   SocketPtr listener_;
   SocketPtr udp_;
   SocketPtr bulk_listener_;
   std::map<ConnId, Conn> conns_;
   std::map<::ns3::Socket*, ConnId> by_socket_;  // looked up only
-  ConnId next_accepted_ = 0;
   std::uint64_t connect_attempts_ = 0;
   std::map<std::uint64_t, Probe> probes_;
   std::map<std::uint64_t, BulkOut> bulk_out_;                // by probe id

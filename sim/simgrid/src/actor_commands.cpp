@@ -13,12 +13,6 @@
 
 namespace tsunagi::sim::simgrid {
 
-void ProcessActor::trace(const TraceCmd& cmd) { world_.observer().on_trace(self_.label, now(), cmd); }
-
-void ProcessActor::report(const ReportCmd& cmd) {
-  world_.observer().on_report(self_.label, now(), cmd);
-}
-
 // Timers are never cancelled: the core ignores the ones it no longer wants.
 void ProcessActor::arm(TimerKind kind, std::uint64_t id, TimeNs at, std::uint64_t attempt) {
   timers_.push(Timer{at, timer_seq_++, kind, id, attempt});
@@ -29,7 +23,7 @@ void ProcessActor::arm(TimerKind kind, std::uint64_t id, TimeNs at, std::uint64_
 // The actor keeps answering pings and receiving frames meanwhile.
 void ProcessActor::compute(const ComputeCmd& cmd) {
   if (cmd.duration <= 0) {
-    ready_.push_back(ComputeDoneInput{cmd.task});
+    deliver(ComputeDoneInput{cmd.task});
     return;
   }
   const double flops = to_seconds(cmd.duration) * self_.host->get_speed();

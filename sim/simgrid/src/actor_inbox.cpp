@@ -39,14 +39,14 @@ void ProcessActor::post_gets() {
 
 void ProcessActor::put(int target, Message* message, std::uint64_t size, const Watch& what) {
   message->from = index_;
-  ProcessEntry& receiver = world_.process(target);
+  ActorSlot& receiver = world_.slot(target);
   ++receiver.put_to;
   watch(receiver.inbox->put_async(message, world_.modelled_size(size)), what);
   ++puts_in_flight_;
 }
 
 void ProcessActor::on_message(Message* message) {
-  if (!zombie_) {
+  if (!driver_.exited()) {
     switch (message->kind) {
       case MessageKind::Syn:
         on_syn(*message);

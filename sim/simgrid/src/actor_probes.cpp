@@ -12,10 +12,10 @@
 namespace tsunagi::sim::simgrid {
 
 void ProcessActor::probe_rtt(const ProbeRttCmd& cmd) {
-  world_.count_probe();
-  const int target = world_.find(cmd.to);
-  if (target < 0 || world_.process(target).exited || probes_.count(cmd.probe) != 0) {
-    ready_.push_back(RttMeasuredInput{cmd.probe, 0, false});
+  world_.table().count("inference.rtt_probes");
+  const int target = world_.table().live_process_at(cmd.to);
+  if (target < 0 || probes_.count(cmd.probe) != 0) {
+    deliver(RttMeasuredInput{cmd.probe, 0, false});
     return;
   }
   if (world_.route_probes()) {
@@ -46,7 +46,7 @@ void ProcessActor::send_ping(std::uint64_t id, Probe& probe) {
 
 // The ping reached the target's host; a target that has exited will never answer.
 void ProcessActor::on_ping_put_done(const Watch& what) {
-  if (!world_.process(what.target).exited) return;
+  if (!world_.exited(what.target)) return;
   auto it = probes_.find(what.token);
   if (it == probes_.end() || it->second.target != what.target || it->second.done != what.sample)
     return;
@@ -86,11 +86,10 @@ void ProcessActor::finish_probe(std::uint64_t id, bool ok) {
 // link on its route with whatever else crosses it, exactly what tree inference wants to see.
 // It completes when its last byte has arrived.
 void ProcessActor::probe_throughput(const ProbeThroughputCmd& cmd) {
-  world_.count_throughput_probe();
-  const int target = world_.find(cmd.to);
-  if (target < 0 || world_.process(target).exited || bulk_probes_.count(cmd.probe) != 0 ||
-      cmd.bytes == 0) {
-    ready_.push_back(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
+  world_.table().count("inference.throughput_probes");
+  const int target = world_.table().live_process_at(cmd.to);
+  if (target < 0 || bulk_probes_.count(cmd.probe) != 0 || cmd.bytes == 0) {
+    deliver(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
     return;
   }
   bulk_probes_[cmd.probe] = BulkProbe{now(), cmd.bytes};
@@ -107,7 +106,7 @@ void ProcessActor::on_bulk_put_done(const Watch& what) {
   const BulkProbe probe = it->second;
   bulk_probes_.erase(it);
   deliver(ThroughputMeasuredInput{what.token, probe.bytes, now() - probe.started,
-                                  !world_.process(what.target).exited});
+                                  !world_.exited(what.target)});
 }
 
 }  // namespace tsunagi::sim::simgrid

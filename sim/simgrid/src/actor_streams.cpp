@@ -24,13 +24,13 @@ void ProcessActor::connect(const ConnectCmd& cmd) {
   if (target < 0) {
     // A machine of the run answers a port nobody listens on with a reset; an address that is no
     // machine's is unreachable (a kernel says so at once).
-    ready_.push_back(ConnectFailedInput{cmd.conn, world_.is_host_of_run(cmd.to)
+    deliver(ConnectFailedInput{cmd.conn, world_.is_host_of_run(cmd.to)
                                                       ? ConnectFailure::Refused
                                                       : ConnectFailure::Unreachable});
     return;
   }
-  if (world_.process(target).exited || conns_.count(cmd.conn) != 0) {
-    ready_.push_back(ConnectFailedInput{cmd.conn, ConnectFailure::Refused});
+  if (world_.exited(target) || conns_.count(cmd.conn) != 0) {
+    deliver(ConnectFailedInput{cmd.conn, ConnectFailure::Refused});
     return;
   }
   if (world_.has_wan()) return connect_wan(cmd, target);
@@ -47,7 +47,7 @@ void ProcessActor::connect(const ConnectCmd& cmd) {
 // The SYN reached the target's host. A target that has exited answers with a reset, which we
 // take as arriving now (its way back is not modelled).
 void ProcessActor::on_syn_put_done(const Watch& what) {
-  if (!world_.process(what.target).exited) return;
+  if (!world_.exited(what.target)) return;
   auto it = conns_.find(what.conn);
   if (it == conns_.end() || it->second.peer != what.target) return;
   const bool tell_core = it->second.state == ConnState::Connecting;
@@ -67,7 +67,7 @@ void ProcessActor::on_syn_give_up(ConnId id, std::uint64_t attempt) {
 }
 
 void ProcessActor::on_syn(const Message& message) {
-  const ConnId id = kAcceptedConnBit | ++next_accepted_;
+  const ConnId id = driver_.next_accepted_conn();
   Conn& conn = conns_[id];
   conn.state = ConnState::Open;
   conn.peer = message.from;
@@ -155,10 +155,7 @@ void ProcessActor::close(ConnId id) {
 }
 
 void ProcessActor::close_all() {
-  std::vector<ConnId> ids;
-  ids.reserve(conns_.size());
-  for (const auto& entry : conns_) ids.push_back(entry.first);
-  for (ConnId id : ids) close(id);
+  runner::close_each(conns_, [this](ConnId id) { close(id); });
 }
 
 // Sends what the connection has waiting, if nothing of it is in flight.
@@ -193,7 +190,7 @@ void ProcessActor::on_stream_put_done(const Watch& what) {
   if (it == conns_.end() || it->second.peer != what.target) return;
   Conn& conn = it->second;
   conn.sending = false;
-  if (world_.process(conn.peer).exited) {
+  if (world_.exited(conn.peer)) {
     // Written to a process that has exited: the connection is reset.
     const bool tell_core = conn.state == ConnState::Open && !conn.peer_gone;
     conns_.erase(it);

@@ -17,49 +17,29 @@
 namespace tsunagi::sim::simgrid {
 
 ProcessActor::ProcessActor(World& world, int index, std::unique_ptr<Process> core)
-    : world_(world), index_(index), self_(world.process(index)), core_(std::move(core)) {}
+    : DrivenProcess(world.table(), index, std::move(core)),
+      world_(world),
+      index_(index),
+      self_(world.slot(index)) {}
 
 void ProcessActor::run() {
   try {
-    StartedInput started;
-    started.rank = self_.rank;
-    started.self = self_.endpoint;
-    if (self_.rank != kNoRank || self_.relay) started.rendezvous = kRendezvousEndpoint;
-    started.host = self_.host->get_name();
-    started.site = self_.site;
-    if (const TimeNs kill = world_.kill_time(index_); kill >= 0) arm(TimerKind::Kill, 0, kill);
-    started.config = world_.config();
-    deliver(std::move(started));
-    while (!zombie_) {
-      if (!ready_.empty()) {
-        InputEvent event = std::move(ready_.front());
-        ready_.pop_front();
-        deliver(std::move(event));
-      } else if (!fire_due_timer()) {
-        wait_for_event();
-      }
-    }
+    if (const TimeNs kill = driver_.row().kill_at; kill >= 0) arm(TimerKind::Kill, 0, kill);
+    deliver(driver_.started_input());
+    while (!driver_.exited())
+      if (!fire_due_timer()) wait_for_event();
   } catch (const std::exception& error) {
-    // The core (or this adapter) broke: the process dies, the run goes on and reports it.
-    // SimGrid's ForcefulKillException is no std::exception, so killing still unwinds.
-    if (!zombie_) stop(ExitCmd{false, std::string("exception: ") + error.what()}, now());
+    // This adapter broke outside a delivery (the driver catches what breaks inside one): the
+    // process dies, the run goes on and reports it. SimGrid's ForcefulKillException is no
+    // std::exception, so killing still unwinds.
+    stop(ExitCmd{false, std::string("exception: ") + error.what()}, now());
   }
   // An exited process drains its inbox, so what others still send it completes, until SimGrid
   // ends the run (it kills daemon actors once no other actor is left).
   for (;;) wait_for_event();
 }
 
-TimeNs ProcessActor::now() const {
-  return std::max(last_now_, to_ns(::simgrid::s4u::Engine::get_clock()));
-}
-
-void ProcessActor::deliver(InputEvent event) {
-  if (zombie_) return;
-  last_now_ = now();
-  core_->handle(Input{last_now_, std::move(event)});
-  world_.count_event(last_now_);
-  perform_commands();
-}
+TimeNs ProcessActor::now() const { return to_ns(::simgrid::s4u::Engine::get_clock()); }
 
 bool ProcessActor::fire_due_timer() {
   if (timers_.empty() || timers_.top().at > now()) return false;
@@ -72,7 +52,7 @@ bool ProcessActor::fire_due_timer() {
   else if (timer.kind == TimerKind::Kill)
     // [[faults]]: the process dies; its connections close for the peers. Intended by the
     // scenario, so not a failure of the run.
-    stop(ExitCmd{true, "killed by the scenario's [[faults]]"}, timer.at);
+    stop(ExitCmd{true, runner::kKilledByFaults}, timer.at);
   else if (timer.kind == TimerKind::SynRetry)
     send_syn(timer.id, timer.attempt);
   else if (timer.kind == TimerKind::Refused)
@@ -92,7 +72,7 @@ void ProcessActor::watch(::simgrid::s4u::ActivityPtr activity, const Watch& what
 void ProcessActor::wait_for_event() {
   post_gets();
   double timeout = -1.0;
-  if (!zombie_ && !timers_.empty()) {
+  if (!driver_.exited() && !timers_.empty()) {
     const double clock = ::simgrid::s4u::Engine::get_clock();
     timeout = std::max(0.0, to_seconds(timers_.top().at) - clock);
   }
@@ -137,24 +117,16 @@ void ProcessActor::on_completed(const Watch& what) {
 }
 
 void ProcessActor::stop(const ExitCmd& exit, TimeNs at) {
-  if (zombie_) return;
-  world_.record_exit(index_, at, exit);
+  if (!driver_.exit(at, exit)) return;
   // A FIN to a process that has exited would only be one more flow for the solver (millions at
   // 10,000 processes, docs/simgrid.md): those connections are dropped. Frames still queued go
   // out first; live peers get their FIN.
   std::erase_if(conns_, [this](const auto& entry) {
-    return entry.second.queue.empty() && world_.process(entry.second.peer).exited;
+    return entry.second.queue.empty() && world_.exited(entry.second.peer);
   });
   close_all();
-  become_zombie();
-}
-
-void ProcessActor::become_zombie() {
-  zombie_ = true;
   timers_ = {};
-  ready_.clear();
   probes_.clear();
-  core_.reset();
   // A daemon does not keep the run alive: SimGrid ends it when only daemons are left.
   ::simgrid::s4u::Actor::self()->daemonize();
 }

@@ -1,8 +1,9 @@
 // The adapter between one core process and SimGrid: the body of one actor.
 //
-// Loop: deliver an input, perform the commands it produced, then wait for the next event
-// (a message in the inbox, a send or computation finishing, or the earliest timer) and turn
-// it into the next input. All waiting is one Activity::wait_any_for over the activities this
+// Loop: deliver an input (through the shared runner::ProcessDriver: input queue, exit, accepted
+// connection ids), perform the commands it produced, then wait for the next event (a message in
+// the inbox, a send or computation finishing, or the earliest timer) and turn it into the next
+// input. All waiting is one Activity::wait_any_for over the activities this
 // process has in flight, so the cost of an event grows with what is in flight, not with the
 // number of connections. Connections, probes and commands live in actor_*.cpp.
 #pragma once
@@ -18,15 +19,28 @@
 #include <simgrid/forward.h>
 
 #include "message.hpp"
+#include "tsunagi/runner/process_driver.hpp"
 #include "world.hpp"
 
 namespace tsunagi::sim::simgrid {
 
-class ProcessActor {
+class ProcessActor : public runner::DrivenProcess<ProcessActor> {
  public:
   ProcessActor(World& world, int index, std::unique_ptr<Process> core);
   // The actor body. Returns when SimGrid kills the actor at the end of the run.
   void run();
+
+  // The commands (tsunagi::perform_commands; DrivenProcess does trace and report) and the
+  // clock they run by: actor_commands.cpp, actor_streams.cpp, actor_probes.cpp.
+  TimeNs now() const;
+  void connect(const ConnectCmd& cmd);
+  void send(SendCmd& cmd);
+  void close(ConnId conn);
+  void arm_timer(const ArmTimerCmd& cmd) { arm(TimerKind::Core, cmd.timer, cmd.at); }
+  void probe_rtt(const ProbeRttCmd& cmd);
+  void probe_throughput(const ProbeThroughputCmd& cmd);
+  void compute(const ComputeCmd& cmd);
+  void exit_process(const ExitCmd& exit) { stop(exit, now()); }
 
  private:
   // ------------------------------------------------ what the single wait_any waits for
@@ -88,36 +102,21 @@ class ProcessActor {
   };
 
   // process_actor.cpp: the loop
-  TimeNs now() const;
-  void deliver(InputEvent event);
   bool fire_due_timer();
   void wait_for_event();
   void on_completed(const Watch& watch);
   void watch(::simgrid::s4u::ActivityPtr activity, const Watch& what);
   void stop(const ExitCmd& exit, TimeNs at);
-  void become_zombie();
 
   // actor_inbox.cpp: the inbox
   void post_gets();
   void on_message(Message* message);
   void put(int target, Message* message, std::uint64_t size, const Watch& what);
 
-  // actor_commands.cpp: one member per command kind (tsunagi::perform_commands calls them)
-  template <class Backend>
-  friend void tsunagi::perform_commands(Process& core, Backend& backend);
-  void perform_commands() { tsunagi::perform_commands(*core_, *this); }
-  bool stopped() const { return zombie_; }
-  void compute(const ComputeCmd& cmd);
-  void arm_timer(const ArmTimerCmd& cmd) { arm(TimerKind::Core, cmd.timer, cmd.at); }
-  void trace(const TraceCmd& cmd);
-  void report(const ReportCmd& cmd);
-  void exit_process(const ExitCmd& exit) { stop(exit, now()); }
+  // actor_commands.cpp: timers of the core and of this adapter
   void arm(TimerKind kind, std::uint64_t id, TimeNs at, std::uint64_t attempt = 0);
 
   // actor_streams.cpp
-  void connect(const ConnectCmd& cmd);
-  void send(SendCmd& cmd);
-  void close(ConnId conn);
   void close_all();
   void pump(ConnId id, Conn& conn);
   void on_stream_put_done(const Watch& watch);
@@ -135,20 +134,16 @@ class ProcessActor {
   void send_reset(int target, ConnId peer_conn);
 
   // actor_probes.cpp
-  void probe_rtt(const ProbeRttCmd& cmd);
   void send_ping(std::uint64_t id, Probe& probe);
   void on_ping(const Message& message);
   void on_pong(const Message& message);
   void on_ping_put_done(const Watch& watch);
   void finish_probe(std::uint64_t id, bool ok);
-  void probe_throughput(const ProbeThroughputCmd& cmd);
   void on_bulk_put_done(const Watch& watch);
 
   World& world_;
   const int index_;
-  ProcessEntry& self_;
-  std::unique_ptr<Process> core_;
-  bool zombie_ = false;  // exited: drops everything, keeps draining its inbox
+  ActorSlot& self_;
 
   std::vector<::simgrid::s4u::ActivityPtr> activities_;  // parallel to watches_
   std::vector<Watch> watches_;
@@ -161,10 +156,8 @@ class ProcessActor {
 
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_seq_ = 0;
-  std::deque<InputEvent> ready_;  // outcomes known at once (unknown endpoint, zero compute)
 
   std::map<ConnId, Conn> conns_;  // ordered: closing everything at exit goes in id order
-  ConnId next_accepted_ = 0;
   std::uint64_t connect_attempts_ = 0;
   std::map<std::uint64_t, Probe> probes_;
   struct BulkProbe {
@@ -172,7 +165,6 @@ class ProcessActor {
     std::uint64_t bytes = 0;
   };
   std::map<std::uint64_t, BulkProbe> bulk_probes_;  // throughput probes in flight, by id
-  TimeNs last_now_ = 0;
 };
 
 }  // namespace tsunagi::sim::simgrid

@@ -1,5 +1,5 @@
 // The World's WAN part (issue 6): where each process sits for the cluster policies, relay
-// processes, router SYN rate limits, the kernel's SYN schedule and [[faults]] kill times.
+// processes, router SYN rate limits and the kernel's SYN schedule.
 #include <algorithm>
 
 #include <simgrid/s4u/Host.hpp>
@@ -17,8 +17,6 @@ void SynBucket::refill(TimeNs now) {
 
 // Relays come after the rendezvous, each on its own host (platform.relays), labelled by it.
 void World::add_relays(const scenario::Scenario& scenario, const Platform& platform) {
-  network_ = scenario.network;
-  faults_ = scenario.faults;
   if (!has_wan()) return;
   for (const scenario::ClusterSpec& cluster : network_.clusters) {
     SynBucket bucket;
@@ -27,39 +25,23 @@ void World::add_relays(const scenario::Scenario& scenario, const Platform& platf
     buckets_.push_back(bucket);
   }
   wan_connections_.assign(network_.clusters.size(), 0);
-  const std::vector<int> clusters = scenario::rank_clusters(scenario);
-  for (std::size_t r = 0; r < clusters.size(); ++r) {
-    processes_[r].place = {clusters[r], false};
-    processes_[r].site = network_.clusters[static_cast<std::size_t>(clusters[r])].name;
-  }
-  ProcessEntry& rendezvous = processes_[static_cast<std::size_t>(rendezvous_index_)];
-  for (std::size_t c = 0; c < network_.clusters.size(); ++c) {
-    if (network_.clusters[c].name != network_.rendezvous_cluster) continue;
-    rendezvous.place = {static_cast<int>(c), false};
-    rendezvous.site = network_.clusters[c].name;
-  }
-  const std::vector<scenario::RelaySlot> slots = scenario::relay_slots(scenario);
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    ProcessEntry entry;
-    entry.rank = kNoRank;
-    entry.label = slots[i].host;
-    entry.host = platform.relays.at(i);
-    entry.endpoint = slots[i].host + ":0";
-    entry.inbox = sg4::Mailbox::by_name(entry.endpoint);
-    entry.place = {slots[i].cluster, slots[i].at == scenario::RelayPlacement::Gateway};
-    entry.site = network_.clusters[static_cast<std::size_t>(slots[i].cluster)].name;
-    entry.relay = true;
-    processes_.push_back(std::move(entry));
+  const std::vector<scenario::RelaySlot> relays = scenario::relay_slots(scenario);
+  for (std::size_t i = 0; i < relays.size(); ++i) {
+    const scenario::RelaySlot& relay = relays[i];
+    add_process(runner::ProcessRow{runner::Role::Relay, kNoRank, relay.host, relay.host + ":0",
+                                   relay.host, site_of(relay.cluster)},
+                platform.relays.at(i),
+                scenario::Place{relay.cluster, relay.at == scenario::RelayPlacement::Gateway});
   }
 }
 
 scenario::ConnectOutcome World::policy(int from, int to) const {
-  return scenario::policy_outcome(network_, processes_[static_cast<std::size_t>(from)].place, processes_[static_cast<std::size_t>(to)].place);
+  return scenario::policy_outcome(network_, slots_[static_cast<std::size_t>(from)].place, slots_[static_cast<std::size_t>(to)].place);
 }
 
 bool World::pass_syn(int from, int to, TimeNs now) {
-  const scenario::Place a = processes_[static_cast<std::size_t>(from)].place;
-  const scenario::Place b = processes_[static_cast<std::size_t>(to)].place;
+  const scenario::Place a = slots_[static_cast<std::size_t>(from)].place;
+  const scenario::Place b = slots_[static_cast<std::size_t>(to)].place;
   if (a.cluster < 0 || a.cluster == b.cluster) return true;
   // The routers the SYN crosses: the source's on the way out, the target's on the way in. A
   // gateway process is the router itself: its own bucket does not apply to it.
@@ -82,15 +64,9 @@ TimeNs World::syn_give_up() const {
   return network_.syn.syn_rto * ((TimeNs{1} << (network_.syn.syn_retries + 1)) - 1);
 }
 
-TimeNs World::kill_time(int index) const {
-  for (const scenario::FaultSpec& fault : faults_)
-    if (fault.kill == processes_[static_cast<std::size_t>(index)].label) return fault.at;
-  return -1;
-}
-
 void World::count_wan_connection(int from, int to) {
-  const scenario::Place a = processes_[static_cast<std::size_t>(from)].place;
-  const scenario::Place b = processes_[static_cast<std::size_t>(to)].place;
+  const scenario::Place a = slots_[static_cast<std::size_t>(from)].place;
+  const scenario::Place b = slots_[static_cast<std::size_t>(to)].place;
   if (a.cluster < 0 || a.cluster == b.cluster) return;
   ++wan_connections_[static_cast<std::size_t>(a.cluster)];
   ++wan_connections_[static_cast<std::size_t>(b.cluster)];

@@ -1,8 +1,7 @@
-// Shared run state: process table, exits, counters and progress.
+// Shared run state: the process table and where each process sits in the platform.
 #include "world.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <stdexcept>
 
 #include <limits>
@@ -17,57 +16,60 @@
 namespace tsunagi::sim::simgrid {
 namespace {
 
-// Progress goes to stderr through the CLI: often enough to see a long run move, rarely enough
-// to cost nothing.
-constexpr TimeNs kProgressEvery = 10 * kNsPerSec;
-constexpr std::uint64_t kProgressEveryEvents = std::uint64_t{1} << 22;
-
-ProcessEntry make_entry(Rank rank, sg4::Host* host, int slot) {
-  ProcessEntry entry;
-  entry.rank = rank;
-  entry.label = runner::process_label(rank);
-  entry.endpoint = host->get_name() + ":" + std::to_string(slot);
-  entry.host = host;
-  // Mailboxes are named after the endpoint: one inbox per process for everything it receives.
-  entry.inbox = sg4::Mailbox::by_name(entry.endpoint);
-  return entry;
+std::shared_ptr<const ProtocolConfig> config_of(const scenario::Scenario& scenario) {
+  auto config = std::make_shared<ProtocolConfig>(scenario.protocol);
+  config->processes = scenario::process_count(scenario);
+  return config;
 }
 
 }  // namespace
 
 World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
              const Platform& platform)
-    : observer_(observer) {
+    : table_("simgrid", observer, config_of(scenario)), network_(scenario.network) {
   route_probes_ = scenario.simgrid.rtt_probe == "route";
   latency_only_below_ = scenario.simgrid.latency_only_below;
   loopback_bandwidth_ = scenario.network.loopback_bandwidth;
   loopback_latency_ = scenario.network.loopback_latency;
-  auto config = std::make_shared<ProtocolConfig>(scenario.protocol);
-  config->processes = scenario::process_count(scenario);
-  config_ = std::move(config);
 
   const std::vector<int> host_of = scenario::rank_to_host(scenario);
-  processes_.reserve(host_of.size() + 1);
-  int slot = 0;
+  const std::vector<int> cluster_of = scenario::rank_clusters(scenario);  // -1 without clusters
+  const std::vector<int> slot_of = runner::host_slots(host_of, platform.hosts.size());
+  slots_.reserve(host_of.size() + 1);
   for (std::size_t r = 0; r < host_of.size(); ++r) {
     const auto host = static_cast<std::size_t>(host_of[r]);
-    if (host >= platform.hosts.size())
-      throw std::invalid_argument("rank " + std::to_string(r) + " is placed on host " +
-                                  std::to_string(host) + " which does not exist");
-    // Ranks of one host are consecutive, so the slot restarts whenever the host changes.
-    slot = (r > 0 && host_of[r - 1] == host_of[r]) ? slot + 1 : 0;
-    processes_.push_back(make_entry(static_cast<Rank>(r), platform.hosts[host], slot));
+    const int slot = slot_of[r];
+    const auto rank = static_cast<Rank>(r);
+    runner::ProcessRow row{runner::Role::Node, rank, runner::process_label(rank),
+                           platform.hosts[host]->get_name() + ":" + std::to_string(slot),
+                           platform.hosts[host]->get_name(), site_of(cluster_of[r])};
+    add_process(std::move(row), platform.hosts[host], scenario::Place{cluster_of[r], false});
   }
-  rendezvous_index_ = static_cast<int>(processes_.size());
-  processes_.push_back(make_entry(kNoRank, platform.rendezvous, 0));
-  ranks_running_ = ranks_total_ = static_cast<int>(host_of.size());
+  int rendezvous_cluster = -1;
+  for (std::size_t c = 0; c < network_.clusters.size(); ++c)
+    if (network_.clusters[c].name == network_.rendezvous_cluster)
+      rendezvous_cluster = static_cast<int>(c);
+  add_process(runner::ProcessRow{runner::Role::Rendezvous, kNoRank, runner::process_label(kNoRank),
+                                 kRendezvousEndpoint, kRendezvousHost,
+                                 site_of(rendezvous_cluster)},
+              platform.rendezvous, scenario::Place{rendezvous_cluster, false});
   add_relays(scenario, platform);
-  for (int i = 0; i < process_count(); ++i) by_endpoint_.emplace(process(i).endpoint, i);
+  std::vector<runner::PlannedKill> kills;
+  for (const scenario::FaultSpec& fault : scenario.faults)
+    kills.push_back(runner::PlannedKill{fault.kill, fault.at});
+  table_.plan_kills(kills);
 }
 
-int World::find(const Endpoint& endpoint) const {
-  auto it = by_endpoint_.find(endpoint);
-  return it == by_endpoint_.end() ? -1 : it->second;
+// Mailboxes are named after the endpoint: one inbox per process for everything it receives.
+void World::add_process(runner::ProcessRow row, sg4::Host* host, scenario::Place place) {
+  sg4::Mailbox* inbox = sg4::Mailbox::by_name(row.endpoint);
+  table_.add(std::move(row));
+  slots_.push_back(ActorSlot{host, inbox, 0, place});
+}
+
+std::string World::site_of(int cluster) const {
+  if (cluster < 0) return "";
+  return network_.clusters[static_cast<std::size_t>(cluster)].name;
 }
 
 bool World::is_host_of_run(const Endpoint& endpoint) const {
@@ -75,49 +77,18 @@ bool World::is_host_of_run(const Endpoint& endpoint) const {
   return sg4::Host::by_name_or_null(host) != nullptr;
 }
 
-void World::record_exit(int index, TimeNs now, const ExitCmd& exit) {
-  ProcessEntry& entry = process(index);
-  if (entry.exited) return;
-  entry.exited = true;
-  last_exit_ = std::max(last_exit_, now);
-  observer_.on_exit(entry.label, now, exit);
-  if (!exit.ok && failure_.empty())
-    failure_ = entry.label + " failed: " + (exit.reason.empty() ? "no reason given" : exit.reason);
-  if (entry.rank != kNoRank) --ranks_running_;
-}
-
-void World::count_event(TimeNs now) {
-  ++events_;
-  if (events_ < next_progress_events_ && now < next_progress_time_) return;
-  next_progress_events_ = events_ + kProgressEveryEvents;
-  next_progress_time_ = (now / kProgressEvery + 1) * kProgressEvery;
-  char line[160];
-  std::snprintf(line, sizeof line, "simgrid: t=%.3f s, %llu events, %d of %d ranks running",
-                to_seconds(now), static_cast<unsigned long long>(events_), ranks_running_,
-                ranks_total_);
-  observer_.on_progress(line);
-}
-
-TimeNs World::finish(TimeNs clock) {
-  for (int i = 0; i < process_count(); ++i) {
-    if (process(i).exited) continue;
-    // The engine ran out of events while this process still waited for something.
-    record_exit(i, clock, ExitCmd{false, "still waiting when the simulation ran out of events"});
-  }
-  observer_.on_backend_count("inference.rtt_probes", static_cast<double>(rtt_probes_));
-  observer_.on_backend_count("inference.throughput_probes",
-                             static_cast<double>(throughput_probes_));
+runner::RunSummary World::finish(TimeNs clock) {
   if (has_wan()) {
     // Connections opened across each cluster's router over the run; the busiest router.
     const auto busiest = std::max_element(wan_connections_.begin(), wan_connections_.end());
-    observer_.on_backend_count("wan.router_connections_max", static_cast<double>(*busiest));
+    table_.count("wan.router_connections_max", static_cast<double>(*busiest));
   }
-  return last_exit_;
+  return table_.finish(clock);
 }
 
 TimeNs World::route_rtt(int from, int to, std::uint32_t bytes) const {
-  sg4::Host* a = processes_[static_cast<std::size_t>(from)].host;
-  sg4::Host* b = processes_[static_cast<std::size_t>(to)].host;
+  sg4::Host* a = slots_[static_cast<std::size_t>(from)].host;
+  sg4::Host* b = slots_[static_cast<std::size_t>(to)].host;
   double latency = to_seconds(loopback_latency_);
   double bottleneck = loopback_bandwidth_;
   if (a != b) {

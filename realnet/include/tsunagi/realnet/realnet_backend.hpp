@@ -11,6 +11,7 @@
 
 #include "tsunagi/model/types.hpp"
 #include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/run_summary.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 
 namespace tsunagi::realnet {
@@ -35,17 +36,12 @@ struct LaunchOptions {
   std::vector<std::string> faults;
 };
 
-struct RealnetRunSummary {
-  TimeNs end = 0;  // the last exit, ns since the run's epoch
-  bool all_exited_ok = false;
-  std::string failure;
-};
 
 // Runs the scenario to its end and tells `observer` everything the processes decided and
 // reported. Every namespace, link and process it made is gone when it returns (also after an
 // exception or SIGINT). Throws std::invalid_argument for bad options, std::runtime_error when
 // the run cannot start at all (not root for netns, daemons not found).
-RealnetRunSummary run_realnet(const scenario::Scenario& scenario, runner::RunObserver& observer,
+runner::RunSummary run_realnet(const scenario::Scenario& scenario, runner::RunObserver& observer,
                               const LaunchOptions& options);
 
 // Bad options (unknown --net, bad --fault, unreadable --hosts file) -> std::invalid_argument

@@ -11,6 +11,7 @@
 
 #include "tsunagi/model/types.hpp"
 #include "tsunagi/runner/recorder.hpp"
+#include "tsunagi/runner/run_summary.hpp"
 
 namespace tsunagi::scenario {
 struct Scenario;
@@ -21,12 +22,6 @@ namespace tsunagi::runner {
 // Bumped whenever a key changes meaning or disappears (adding keys does not bump it).
 constexpr int kResultSchemaVersion = 1;
 
-// How the backend says the run ended; every backend fills one of these.
-struct BackendSummary {
-  TimeNs simulated_end = 0;   // backend clock when the last process stopped
-  bool all_exited_ok = false;
-  std::string failure;        // empty when the backend saw no failure
-};
 
 // What the runner knows about a run besides what the processes reported.
 struct RunFacts {
@@ -48,7 +43,7 @@ struct RunFacts {
   std::vector<std::string> cluster_names;
   std::vector<int> rank_cluster;
   std::vector<std::vector<bool>> clusters_connectable;
-  BackendSummary summary;
+  RunSummary summary;  // how the backend says the run ended
   double wall_s = 0;          // wall-clock seconds the backend ran
 };
 
@@ -62,7 +57,7 @@ RunResult build_result(const RunFacts& facts, const Recorder& recorder);
 
 // The facts of a scenario run: this is where ground truth (scenario::true_switch_groups) enters.
 RunFacts facts_from_scenario(const scenario::Scenario& scenario, std::string backend,
-                             BackendSummary summary, double wall_s);
+                             RunSummary summary, double wall_s);
 
 // Keys (dotted paths) that must be present and non-null in a successful run's result.json.
 const std::vector<std::string>& required_result_keys();

@@ -13,15 +13,13 @@ namespace tsunagi::sim::ns3 {
 
 // Builds the network from scenario.network, starts one process per rank (make_node) plus the
 // rendezvous (make_rendezvous) at time 0, runs to completion and reports through `observer`.
-Ns3RunSummary run_ns3(const scenario::Scenario& scenario, runner::RunObserver& observer,
-                      const Ns3Options& options = {});
+runner::RunSummary run_ns3(const scenario::Scenario& scenario, runner::RunObserver& observer,
+                           const Ns3Options& options = {});
 
 // run_ns3 with other processes than the core's roles (tests drive it with scripted processes).
-// Relays (WAN scenarios) come from make_relay_process, or the core's make_relay() without it.
-Ns3RunSummary run_ns3_with(const scenario::Scenario& scenario, runner::RunObserver& observer,
-                           const Ns3Options& options, const NodeFactory& make_node,
-                           const RendezvousFactory& make_rendezvous,
-                           const RelayFactory& make_relay_process = {});
+runner::RunSummary run_ns3_with(const scenario::Scenario& scenario, runner::RunObserver& observer,
+                                const Ns3Options& options,
+                                const runner::ProcessFactories& processes);
 
 // The spec a scenario gives (throws std::invalid_argument for an unknown parent switch).
 Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options = {});

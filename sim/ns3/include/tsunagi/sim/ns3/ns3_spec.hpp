@@ -2,7 +2,7 @@
 //
 // ns-3 3.37's headers do not compile as C++20 (GCC 12), so the backend's ns-3 translation units
 // are C++17 and may include only C++17-clean headers: this one, the core's io.hpp / roles.hpp
-// and the runner's observer.hpp. The scenario struct is C++20, so the C++20 front
+// and the runner's observer.hpp, process_table.hpp, process_driver.hpp and run_summary.hpp. The scenario struct is C++20, so the C++20 front
 // (run_from_scenario.cpp, behind ns3_backend.hpp) turns a Scenario into an Ns3Spec first.
 #pragma once
 
@@ -15,6 +15,8 @@
 #include "tsunagi/model/config.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/process_driver.hpp"
+#include "tsunagi/runner/run_summary.hpp"
 
 namespace tsunagi::sim::ns3 {
 
@@ -24,11 +26,6 @@ struct Ns3Options {
   std::string pcap_dir;
 };
 
-struct Ns3RunSummary {
-  TimeNs simulated_end = 0;    // simulated time of the last process exit
-  bool all_exited_ok = false;  // every process exited with ok = true
-  std::string failure;         // the first failure, empty when all_exited_ok
-};
 
 struct Ns3Switch {
   std::string name;
@@ -71,10 +68,6 @@ struct Ns3Host {
 
 // A process the backend kills at `at` (scenario [[faults]]): label "r<rank>", a relay's host
 // name or "rendezvous".
-struct Ns3Fault {
-  std::string kill;
-  TimeNs at = 0;
-};
 
 struct Ns3Spec {
   std::vector<Ns3Switch> switches;  // parents before children, exactly one root
@@ -86,20 +79,15 @@ struct Ns3Spec {
   int rendezvous_cluster = -1;  // with clusters: the cluster whose root switch has the rendezvous
   TimeNs syn_rto = kNsPerSec;   // TCP's first SYN retransmission (then doubling)
   int syn_retries = 6;
-  std::vector<Ns3Fault> faults;
+  std::vector<runner::PlannedKill> faults;  // [[faults]]
   std::uint64_t seed = 1;
   ProtocolConfig protocol;  // processes filled in
   Ns3Options options;
 };
 
-using NodeFactory = std::function<std::unique_ptr<Process>(Rank rank)>;
-using RendezvousFactory = std::function<std::unique_ptr<Process>()>;
-using RelayFactory = std::function<std::unique_ptr<Process>(const std::string& host)>;
-
 // Runs the spec to completion (once per OS process; see ns3_backend.hpp).
-Ns3RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observer,
-                           const NodeFactory& make_node, const RendezvousFactory& make_rendezvous,
-                           const RelayFactory& make_relay_process = {});
+runner::RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observer,
+                                const runner::ProcessFactories& processes);
 
 // The endpoint of rank `rank` (kNoRank: the rendezvous) in a run of `spec`.
 Endpoint endpoint_in(const Ns3Spec& spec, Rank rank);

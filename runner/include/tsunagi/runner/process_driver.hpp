@@ -1,0 +1,153 @@
+// The half of every backend adapter that does not depend on the world: one process's input
+// queue, its exit, the numbering of the connections it accepts, and what it tells the run's
+// process table. SimGrid actors, ns-3 process hosts and realnet's Asio processes each hold one
+// ProcessDriver and keep only what their world needs (mailboxes, sockets, timers) themselves.
+//
+// An adapter derives from DrivenProcess<Adapter> (below), which holds the driver and performs
+// the commands that are the same everywhere (trace, report). The adapter's public members are
+// the rest of the command set tsunagi::perform_commands calls (connect, send, close, arm_timer,
+// probe_rtt, probe_throughput, compute, exit_process) and `TimeNs now()`; its exit_process ends
+// with ProcessDriver::exit. docs/backend-contract.md lists the whole contract.
+//
+// C++17-clean: the ns-3 backend includes it.
+#pragma once
+
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tsunagi/model/io.hpp"
+#include "tsunagi/runner/process_table.hpp"
+
+namespace tsunagi::runner {
+
+// What makes the process of each role; tests put scripted processes in place of the core's. An
+// empty factory runs the core's role (make_node, make_rendezvous, make_relay).
+struct ProcessFactories {
+  std::function<std::unique_ptr<Process>(Rank rank)> node;
+  std::function<std::unique_ptr<Process>()> rendezvous;
+  std::function<std::unique_ptr<Process>(const std::string& host)> relay;
+  // The process for `row`, by its role.
+  std::unique_ptr<Process> make(const ProcessRow& row) const;
+};
+
+// The protocol core's roles, all three.
+inline ProcessFactories core_roles() { return {}; }
+
+class ProcessDriver {
+ public:
+  ProcessDriver(ProcessTable& table, int index, std::unique_ptr<Process> core)
+      : table_(table), index_(index), core_(std::move(core)) {}
+
+  // Hands `event` to the core at adapter.now() and performs the commands it produced. An input
+  // that arises while commands are being performed (an outcome known at once, a callback the
+  // world makes from inside a socket call) waits and follows in order, so the core is never
+  // re-entered. An exception from the core or the adapter ends this process with a failed exit;
+  // the run goes on and reports it.
+  template <class Adapter>
+  void deliver(Adapter& adapter, InputEvent event);
+
+  // The process exits at `now` (its ExitCmd, a fault, an exception, the backend stopping it):
+  // the core and its pending inputs are dropped and the table records the exit. Returns false
+  // when it had exited already.
+  bool exit(TimeNs now, const ExitCmd& exit);
+  bool exited() const { return exited_; }
+
+  // Handle for the next connection this process accepts: kAcceptedConnBit | 1, 2, ... in accept
+  // order, the same on every backend.
+  ConnId next_accepted_conn() { return kAcceptedConnBit | ++accepted_; }
+
+  // Decisions and facts go to the run's observer under this process's label.
+  void trace(TimeNs now, const TraceCmd& cmd) { table_.observer().on_trace(row().label, now, cmd); }
+  void report(TimeNs now, const ReportCmd& cmd) {
+    table_.observer().on_report(row().label, now, cmd);
+  }
+
+  StartedInput started_input() const { return table_.started_input(index_); }
+  const ProcessRow& row() const { return table_.row(index_); }
+  int index() const { return index_; }
+  ProcessTable& table() { return table_; }
+
+ private:
+  ProcessTable& table_;
+  const int index_;
+  std::unique_ptr<Process> core_;
+  std::deque<InputEvent> pending_;
+  bool delivering_ = false;
+  bool exited_ = false;
+  ConnId accepted_ = 0;
+};
+
+template <class Adapter>
+void ProcessDriver::deliver(Adapter& adapter, InputEvent event) {
+  if (exited_) return;
+  pending_.push_back(std::move(event));
+  if (delivering_) return;
+  delivering_ = true;
+  try {
+    while (!pending_.empty() && !exited_) {
+      InputEvent next = std::move(pending_.front());
+      pending_.pop_front();
+      const TimeNs now = adapter.now();
+      core_->handle(Input{now, std::move(next)});
+      table_.count_input(now);
+      tsunagi::perform_commands(*core_, adapter);
+    }
+  } catch (const std::exception& error) {
+    delivering_ = false;
+    if (!exited_) adapter.exit_process(ExitCmd{false, std::string("exception: ") + error.what()});
+    return;
+  }
+  delivering_ = false;
+}
+
+inline bool ProcessDriver::exit(TimeNs now, const ExitCmd& exit) {
+  if (exited_) return false;
+  exited_ = true;
+  pending_.clear();
+  // perform_commands has already moved the command list out of the core: dropping it here,
+  // in the middle of that list, is safe, and nothing after the ExitCmd is performed.
+  core_.reset();
+  table_.record_exit(index_, now, exit);
+  return true;
+}
+
+// Closes every connection in `conns` (a map keyed by ConnId) in id order, through `close`,
+// which may erase entries: what an exiting process does to its connections on every backend.
+template <class ConnMap, class Close>
+void close_each(const ConnMap& conns, Close close) {
+  std::vector<ConnId> ids;
+  ids.reserve(conns.size());
+  for (const auto& entry : conns) ids.push_back(entry.first);
+  for (ConnId id : ids) close(id);
+}
+
+// A simulator keeps global state (SimGrid's engine, ns-3's defaults and node list), so one run
+// per OS process: the second call with the same `run_function` throws std::logic_error.
+void claim_world_once(const std::string& run_function);
+
+// The base of every backend adapter (CRTP): the driver, and the command kinds every backend
+// performs alike. tsunagi::perform_commands sees the adapter's public members only.
+template <class Adapter>
+class DrivenProcess {
+ public:
+  bool stopped() const { return driver_.exited(); }
+  void trace(const TraceCmd& cmd) { driver_.trace(adapter().now(), cmd); }
+  void report(const ReportCmd& cmd) { driver_.report(adapter().now(), cmd); }
+
+ protected:
+  DrivenProcess(ProcessTable& table, int index, std::unique_ptr<Process> core)
+      : driver_(table, index, std::move(core)) {}
+  void deliver(InputEvent event) { driver_.deliver(adapter(), std::move(event)); }
+
+  ProcessDriver driver_;
+
+ private:
+  Adapter& adapter() { return static_cast<Adapter&>(*this); }
+};
+
+}  // namespace tsunagi::runner

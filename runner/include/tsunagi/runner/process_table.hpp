@@ -1,0 +1,118 @@
+// The processes of one run and what happened to them, the same on every backend.
+//
+// One row per process, in one order on every backend: the ranks in rank order, then the
+// rendezvous, then the relays (scenario::relay_slots order). A backend keeps what only its
+// world needs (hosts, mailboxes, sockets) beside the table, indexed the same way. The table
+// records exits (the first failure is the run's), counts inputs for progress lines, sums the
+// backend's counters and, at the end, reports every process that never exited.
+//
+// C++17-clean: the ns-3 backend includes it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tsunagi/model/io.hpp"
+#include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/run_summary.hpp"
+
+namespace tsunagi::runner {
+
+enum class Role : std::uint8_t { Node, Rendezvous, Relay };
+
+struct ProcessRow {
+  Role role = Role::Node;
+  Rank rank = kNoRank;  // kNoRank for the rendezvous and relays
+  std::string label;    // "r3", "rendezvous", or the relay's host ("chiba-relay0")
+  Endpoint endpoint;    // where it listens, in the backend's own address form
+  std::string host;     // the machine's name as registered (StartedInput::host)
+  std::string site;     // its cluster, "" without clusters (StartedInput::site)
+  TimeNs kill_at = -1;  // [[faults]]: when the scenario kills it, -1 never
+  bool exited = false;
+};
+
+// A [[faults]] entry: the process labelled `label` is killed at `at`.
+struct PlannedKill {
+  std::string label;
+  TimeNs at = 0;
+};
+
+// The reason every backend gives a process killed by [[faults]] (its exit is ok: planned).
+inline constexpr const char* kKilledByFaults = "killed by the scenario's [[faults]]";
+
+// The slot of each rank on its host: 0, 1, ... for the ranks of one host, which are consecutive
+// (scenario::rank_to_host). Throws std::invalid_argument when a rank's host index is not below
+// `host_count`.
+std::vector<int> host_slots(const std::vector<int>& host_of_rank, std::size_t host_count);
+
+class ProcessTable {
+ public:
+  // `backend` starts each progress line ("simgrid: t=...").
+  ProcessTable(std::string backend, RunObserver& observer,
+               std::shared_ptr<const ProtocolConfig> config);
+
+  // Adds a row; ranks first, then the rendezvous, then relays. Returns its index.
+  int add(ProcessRow row);
+  // Where the rendezvous listens, for a table that does not hold it (a realnet daemon's table
+  // holds only its own process); add() sets it for the rendezvous's row.
+  void locate_rendezvous(Endpoint endpoint) { rendezvous_endpoint_ = std::move(endpoint); }
+  // Marks the rows [[faults]] kill. Throws std::invalid_argument for a label no row has.
+  void plan_kills(const std::vector<PlannedKill>& kills);
+
+  int size() const { return static_cast<int>(rows_.size()); }
+  int rank_count() const { return rank_count_; }
+  int rendezvous_index() const { return rendezvous_index_; }
+  const ProcessRow& row(int index) const { return rows_[static_cast<std::size_t>(index)]; }
+  bool exited(int index) const { return row(index).exited; }
+  bool all_exited() const { return running_ == 0; }
+  // Index of the process listening at `endpoint`, or -1.
+  int find(const Endpoint& endpoint) const;
+  // The same, but -1 also when that process has exited (probes to it fail at once).
+  int live_process_at(const Endpoint& endpoint) const;
+  // What process `index` is told when it starts: ranks and relays get the rendezvous's endpoint.
+  StartedInput started_input(int index) const;
+  RunObserver& observer() { return observer_; }
+  const std::shared_ptr<const ProtocolConfig>& config() const { return config_; }
+
+  // Records the exit and tells the observer. Returns false (and does nothing) when the process
+  // had already exited.
+  bool record_exit(int index, TimeNs now, const ExitCmd& exit);
+  // One input delivered; a progress line now and then (every 10 simulated seconds or 4M inputs).
+  void count_input(TimeNs now);
+  // Adds to a backend counter reported at the end ("inference.rtt_probes").
+  void count(const std::string& key, double amount = 1) { counts_[key] += amount; }
+  // Reports the counters to the observer (once; finish() does it if nobody did).
+  void report_counts();
+
+  // The run is over at `clock`: every process still running failed ("still waiting when the
+  // simulation ran out of events"), the counters are reported. Returns the summary; `end` is the
+  // last exit (what is still in flight after it, FINs and ACKs, is not part of the run).
+  RunSummary finish(TimeNs clock);
+
+ private:
+  std::string backend_;
+  RunObserver& observer_;
+  std::shared_ptr<const ProtocolConfig> config_;
+  std::vector<ProcessRow> rows_;
+  std::unordered_map<Endpoint, int> by_endpoint_;  // looked up only, never iterated
+  std::map<std::string, double> counts_;          // ordered: reported in key order
+  bool counts_reported_ = false;
+  int rank_count_ = 0;
+  Rank last_rank_ = kNoRank;
+  int relays_ = 0;
+  int rendezvous_index_ = -1;
+  Endpoint rendezvous_endpoint_;
+  int running_ = 0;
+  int ranks_running_ = 0;
+  TimeNs last_exit_ = 0;
+  std::string failure_;
+  std::uint64_t inputs_ = 0;
+  std::uint64_t next_progress_inputs_ = 0;
+  TimeNs next_progress_time_ = 0;
+};
+
+}  // namespace tsunagi::runner

@@ -1,0 +1,16 @@
+// How a run ended, as every backend says it. C++17-clean: the ns-3 backend includes it.
+#pragma once
+
+#include <string>
+
+#include "tsunagi/model/types.hpp"
+
+namespace tsunagi::runner {
+
+struct RunSummary {
+  TimeNs end = 0;              // backend clock at the last exit (ns since the run's start)
+  bool all_exited_ok = false;  // every process exited with ok = true
+  std::string failure;         // the first failure, empty when all_exited_ok
+};
+
+}  // namespace tsunagi::runner

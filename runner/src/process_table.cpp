@@ -1,0 +1,136 @@
+// The run's process table: rows, exits, progress, counters. See process_table.hpp.
+#include "tsunagi/runner/process_table.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <utility>
+
+namespace tsunagi::runner {
+namespace {
+
+// Progress goes to stderr through the CLI: often enough to see a long run move, rarely enough
+// to cost nothing.
+constexpr TimeNs kProgressEvery = 10 * kNsPerSec;
+constexpr std::uint64_t kProgressEveryInputs = std::uint64_t{1} << 22;
+
+}  // namespace
+
+std::vector<int> host_slots(const std::vector<int>& host_of_rank, std::size_t host_count) {
+  std::vector<int> slots(host_of_rank.size(), 0);
+  for (std::size_t r = 0; r < host_of_rank.size(); ++r) {
+    if (host_of_rank[r] < 0 || static_cast<std::size_t>(host_of_rank[r]) >= host_count)
+      throw std::invalid_argument("rank " + std::to_string(r) + " is placed on host " +
+                                  std::to_string(host_of_rank[r]) + " which does not exist");
+    // The slot restarts whenever the host changes.
+    if (r > 0 && host_of_rank[r - 1] == host_of_rank[r]) slots[r] = slots[r - 1] + 1;
+  }
+  return slots;
+}
+
+ProcessTable::ProcessTable(std::string backend, RunObserver& observer,
+                           std::shared_ptr<const ProtocolConfig> config)
+    : backend_(std::move(backend)), observer_(observer), config_(std::move(config)) {
+  // Every backend counts the probes it performs; result.json has both counts even when zero.
+  counts_["inference.rtt_probes"] = 0;
+  counts_["inference.throughput_probes"] = 0;
+}
+
+int ProcessTable::add(ProcessRow row) {
+  const int index = size();
+  // The order is part of the contract: ranks in increasing order, then the rendezvous, then
+  // relays. (A realnet daemon's table holds only itself: one rank of any number.)
+  const bool in_order =
+      row.role == Role::Node         ? rendezvous_index_ < 0 && relays_ == 0 && row.rank > last_rank_
+      : row.role == Role::Rendezvous ? rendezvous_index_ < 0 && relays_ == 0
+                                     : true;
+  if (!in_order)
+    throw std::logic_error("process table: " + row.label +
+                           " added out of order (ranks, rendezvous, relays)");
+  if (row.role == Role::Node) last_rank_ = row.rank;
+  if (row.role == Role::Relay) ++relays_;
+  if (row.role == Role::Node) ++rank_count_, ++ranks_running_;
+  if (row.role == Role::Rendezvous) rendezvous_index_ = index, rendezvous_endpoint_ = row.endpoint;
+  if (!by_endpoint_.emplace(row.endpoint, index).second)
+    throw std::logic_error("process table: two processes listen at " + row.endpoint);
+  ++running_;
+  rows_.push_back(std::move(row));
+  return index;
+}
+
+void ProcessTable::plan_kills(const std::vector<PlannedKill>& kills) {
+  for (const PlannedKill& kill : kills) {
+    auto it = std::find_if(rows_.begin(), rows_.end(),
+                           [&](const ProcessRow& row) { return row.label == kill.label; });
+    if (it == rows_.end())
+      throw std::invalid_argument("[[faults]] kill = \"" + kill.label +
+                                  "\" names no process of this run");
+    it->kill_at = kill.at;
+  }
+}
+
+int ProcessTable::find(const Endpoint& endpoint) const {
+  auto it = by_endpoint_.find(endpoint);
+  return it == by_endpoint_.end() ? -1 : it->second;
+}
+
+int ProcessTable::live_process_at(const Endpoint& endpoint) const {
+  const int index = find(endpoint);
+  return index >= 0 && !exited(index) ? index : -1;
+}
+
+StartedInput ProcessTable::started_input(int index) const {
+  const ProcessRow& self = row(index);
+  StartedInput started;
+  started.rank = self.rank;
+  started.self = self.endpoint;
+  if (self.role != Role::Rendezvous) started.rendezvous = rendezvous_endpoint_;
+  started.host = self.host;
+  started.site = self.site;
+  started.config = config_;
+  return started;
+}
+
+bool ProcessTable::record_exit(int index, TimeNs now, const ExitCmd& exit) {
+  ProcessRow& self = rows_[static_cast<std::size_t>(index)];
+  if (self.exited) return false;
+  self.exited = true;
+  --running_;
+  if (self.role == Role::Node) --ranks_running_;
+  last_exit_ = std::max(last_exit_, now);
+  observer_.on_exit(self.label, now, exit);
+  if (!exit.ok && failure_.empty())
+    failure_ = self.label + " failed: " + (exit.reason.empty() ? "no reason given" : exit.reason);
+  return true;
+}
+
+void ProcessTable::count_input(TimeNs now) {
+  ++inputs_;
+  if (inputs_ < next_progress_inputs_ && now < next_progress_time_) return;
+  next_progress_inputs_ = inputs_ + kProgressEveryInputs;
+  next_progress_time_ = (now / kProgressEvery + 1) * kProgressEvery;
+  char line[160];
+  std::snprintf(line, sizeof line, "%s: t=%.3f s, %llu inputs, %d of %d ranks running",
+                backend_.c_str(), static_cast<double>(now) * 1e-9,
+                static_cast<unsigned long long>(inputs_), ranks_running_, rank_count_);
+  observer_.on_progress(line);
+}
+
+void ProcessTable::report_counts() {
+  if (counts_reported_) return;
+  counts_reported_ = true;
+  for (const auto& [key, value] : counts_) observer_.on_backend_count(key, value);
+}
+
+RunSummary ProcessTable::finish(TimeNs clock) {
+  for (int i = 0; i < size(); ++i)
+    record_exit(i, clock, ExitCmd{false, "still waiting when the simulation ran out of events"});
+  report_counts();
+  RunSummary summary;
+  summary.end = last_exit_;
+  summary.all_exited_ok = failure_.empty();
+  summary.failure = failure_;
+  return summary;
+}
+
+}  // namespace tsunagi::runner

@@ -1,0 +1,205 @@
+// The shared half of every backend adapter: the process table (order, exits, kills, counts,
+// progress) and the driver (one input at a time, exceptions, accepted ids). The adapter here is a
+// test double that performs commands into a log; the real ones live in sim/ and realnet/.
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "tsunagi/runner/process_driver.hpp"
+
+using namespace tsunagi;
+using runner::ProcessRow;
+using runner::ProcessTable;
+using runner::Role;
+
+namespace {
+
+struct LogObserver final : runner::RunObserver {
+  std::vector<std::string> lines;
+  void on_trace(const std::string& proc, TimeNs now, const TraceCmd& trace) override {
+    lines.push_back("trace " + proc + " " + std::to_string(now) + " " + trace.kind);
+  }
+  void on_report(const std::string& proc, TimeNs, const ReportCmd& report) override {
+    lines.push_back("report " + proc + " " + report.key);
+  }
+  void on_exit(const std::string& proc, TimeNs now, const ExitCmd& exit) override {
+    lines.push_back("exit " + proc + " " + std::to_string(now) + (exit.ok ? " ok " : " failed ") +
+                    exit.reason);
+  }
+  void on_backend_count(const std::string& key, double value) override {
+    lines.push_back("count " + key + " " + std::to_string(static_cast<long>(value)));
+  }
+  void on_progress(const std::string& line) override { lines.push_back("progress " + line); }
+};
+
+ProcessRow rank_row(Rank rank) {
+  return {Role::Node, rank, "r" + std::to_string(rank), "h" + std::to_string(rank) + ":0", "h",
+          ""};
+}
+
+ProcessTable small_table(LogObserver& log) {
+  ProcessTable table("toy", log, std::make_shared<ProtocolConfig>());
+  table.add(rank_row(0));
+  table.add(rank_row(1));
+  table.add({Role::Rendezvous, kNoRank, "rendezvous", "rv:0", "rv", "siteA"});
+  table.add({Role::Relay, kNoRank, "a-relay0", "a-relay0:0", "a-relay0", "siteA"});
+  return table;
+}
+
+// A core that answers each input by a script: trace its kind, and on some inputs more.
+class ScriptCore final : public Process {
+ public:
+  std::function<void(ScriptCore&, const Input&)> script;
+  void handle(const Input& input) override { script(*this, input); }
+  void command(Command c) { emit(std::move(c)); }
+};
+
+// The adapter double: performs commands into a log; a ConnectCmd is refused at once from inside
+// the command (as an unknown endpoint is on every backend), which must not re-enter the core.
+class ToyAdapter final : public runner::DrivenProcess<ToyAdapter> {
+ public:
+  ToyAdapter(ProcessTable& table, int index, std::unique_ptr<Process> core)
+      : DrivenProcess(table, index, std::move(core)) {}
+  TimeNs clock = 0;
+  std::vector<std::string> performed;
+  void start() { deliver(driver_.started_input()); }
+  void input(InputEvent event) { deliver(std::move(event)); }
+  runner::ProcessDriver& driver() { return driver_; }
+
+  TimeNs now() const { return clock; }
+  void connect(const ConnectCmd& cmd) {
+    performed.push_back("connect " + std::to_string(cmd.conn));
+    deliver(ConnectFailedInput{cmd.conn, ConnectFailure::Unreachable});
+    performed.push_back("connect done");
+  }
+  void send(SendCmd&) { performed.push_back("send"); }
+  void close(ConnId) { performed.push_back("close"); }
+  void arm_timer(const ArmTimerCmd&) { performed.push_back("arm"); }
+  void probe_rtt(const ProbeRttCmd&) { throw std::runtime_error("probe broke"); }
+  void probe_throughput(const ProbeThroughputCmd&) {}
+  void compute(const ComputeCmd&) {}
+  void exit_process(const ExitCmd& exit) {
+    performed.push_back("exit");
+    driver_.exit(now(), exit);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("process table: rows in one order, endpoints unique, rendezvous told to the others") {
+  LogObserver log;
+  ProcessTable table = small_table(log);
+  CHECK(table.size() == 4);
+  CHECK(table.rank_count() == 2);
+  CHECK(table.rendezvous_index() == 2);
+  CHECK(table.find("rv:0") == 2);
+  CHECK(table.find("nowhere:0") == -1);
+  CHECK(table.started_input(0).rendezvous == "rv:0");
+  CHECK(table.started_input(3).rendezvous == "rv:0");  // relays register too
+  CHECK(table.started_input(2).rendezvous.empty());
+  CHECK(table.started_input(2).site == "siteA");
+
+  CHECK_THROWS_AS(table.add(rank_row(2)), std::logic_error);  // a rank after the rendezvous
+  ProcessTable other("toy", log, nullptr);
+  other.add(rank_row(3));
+  CHECK_THROWS_AS(other.add(rank_row(3)), std::logic_error);  // ranks increase
+  other.add({Role::Rendezvous, kNoRank, "rendezvous", "rv:0", "rv", ""});
+  CHECK_THROWS_AS(other.add({Role::Rendezvous, kNoRank, "rv2", "rv:1", "rv", ""}),
+                  std::logic_error);
+  CHECK_THROWS_AS(other.add({Role::Relay, kNoRank, "x", "rv:0", "x", ""}), std::logic_error);
+}
+
+TEST_CASE("process table: the first failure is the run's; finish fails who never exited") {
+  LogObserver log;
+  ProcessTable table = small_table(log);
+  CHECK(table.record_exit(1, 50, ExitCmd{false, "lost"}));
+  CHECK_FALSE(table.record_exit(1, 60, ExitCmd{true, ""}));  // once only
+  CHECK(table.record_exit(0, 70, ExitCmd{false, ""}));
+  CHECK(table.live_process_at("h0:0") == -1);
+  CHECK(table.live_process_at("rv:0") == 2);
+  table.count("inference.rtt_probes", 3);
+  const runner::RunSummary summary = table.finish(900);
+  CHECK_FALSE(summary.all_exited_ok);
+  CHECK(summary.failure == "r1 failed: lost");
+  CHECK(summary.end == 900);  // the rendezvous and the relay were failed at the clock
+  CHECK(table.all_exited());
+  const std::vector<std::string> tail(log.lines.end() - 4, log.lines.end());
+  CHECK(tail[0] == "exit rendezvous 900 failed still waiting when the simulation ran out of events");
+  CHECK(tail[2] == "count inference.rtt_probes 3");
+  CHECK(tail[3] == "count inference.throughput_probes 0");  // reported even when zero
+}
+
+TEST_CASE("process table: [[faults]] kills name a process or are rejected") {
+  LogObserver log;
+  ProcessTable table = small_table(log);
+  table.plan_kills({{"a-relay0", 20 * kNsPerMs}, {"r1", 5}});
+  CHECK(table.row(3).kill_at == 20 * kNsPerMs);
+  CHECK(table.row(1).kill_at == 5);
+  CHECK(table.row(0).kill_at == -1);
+  CHECK_THROWS_AS(table.plan_kills({{"b-relay7", 1}}), std::invalid_argument);
+}
+
+TEST_CASE("host slots: ranks of one host count up, a missing host is named") {
+  CHECK(runner::host_slots({0, 0, 0, 1, 1, 2}, 3) == std::vector<int>{0, 1, 2, 0, 1, 0});
+  CHECK(runner::host_slots({}, 0).empty());
+  CHECK(runner::host_slots({4, 4}, 5) == std::vector<int>{0, 1});
+  CHECK_THROWS_AS(runner::host_slots({0, 3}, 3), std::invalid_argument);
+  CHECK_THROWS_AS(runner::host_slots({-1}, 3), std::invalid_argument);
+}
+
+TEST_CASE("driver: an input that arises while commands run waits for them (no re-entry)") {
+  LogObserver log;
+  ProcessTable table = small_table(log);
+  auto core = std::make_unique<ScriptCore>();
+  std::vector<std::string> seen;
+  core->script = [&seen](ScriptCore& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) {
+      seen.push_back("started");
+      self.command(ConnectCmd{7, "nowhere:0"});
+      self.command(TraceCmd{"after_connect", {}});
+    } else if (std::holds_alternative<ConnectFailedInput>(input.event)) {
+      seen.push_back("failed");
+      self.command(ExitCmd{true, "done"});
+      self.command(TraceCmd{"never", {}});  // nothing after the exit is performed
+    }
+  };
+  ToyAdapter adapter(table, 0, std::move(core));
+  adapter.clock = 42;
+  adapter.start();
+  CHECK(seen == std::vector<std::string>{"started", "failed"});
+  CHECK(adapter.performed == std::vector<std::string>{"connect 7", "connect done", "exit"});
+  // The first input also brings the first progress line.
+  CHECK(log.lines == std::vector<std::string>{
+                         "progress toy: t=0.000 s, 1 inputs, 2 of 2 ranks running",
+                         "trace r0 42 after_connect", "exit r0 42 ok done"});
+  CHECK(adapter.driver().exited());
+  adapter.input(TimerFiredInput{1});  // after the exit: dropped
+  CHECK(seen.size() == 2);
+}
+
+TEST_CASE("driver: an exception in a command fails this process only, with the reason") {
+  LogObserver log;
+  ProcessTable table = small_table(log);
+  auto core = std::make_unique<ScriptCore>();
+  core->script = [](ScriptCore& self, const Input&) {
+    self.command(ProbeRttCmd{1, "h1:0", 1, 64});
+  };
+  ToyAdapter adapter(table, 1, std::move(core));
+  adapter.start();
+  CHECK(adapter.driver().exited());
+  CHECK(log.lines.back() == "exit r1 0 failed exception: probe broke");
+  CHECK_FALSE(table.exited(0));
+}
+
+TEST_CASE("driver: accepted connections are numbered 1, 2, ... with the accepted bit") {
+  LogObserver log;
+  ProcessTable table = small_table(log);
+  runner::ProcessDriver driver(table, 0, nullptr);
+  CHECK(driver.next_accepted_conn() == (kAcceptedConnBit | 1));
+  CHECK(driver.next_accepted_conn() == (kAcceptedConnBit | 2));
+}
