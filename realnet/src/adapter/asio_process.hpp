@@ -1,7 +1,7 @@
 // The realnet adapter: one core process (node or rendezvous) driven by a Boost.Asio io_context
 // over real kernel sockets. It turns the core's commands into socket operations and their
-// outcomes into inputs; it decides nothing (shared/DESIGN.md, "Backends never make protocol
-// decisions").
+// outcomes into inputs; it decides nothing (docs/backend-contract.md: the core decides,
+// backends perform).
 //
 // Sockets of one process, all on the same address and port number:
 //   TCP  listener: protocol connections (first byte 'F') and throughput sinks (first byte 'B');

@@ -1,4 +1,4 @@
-// A user-space delay line: this kernel has no netem (notes/netns.md), so a link that needs
+// A user-space delay line: this kernel has no netem (docs/realnet.md), so a link that needs
 // real latency is two TAP devices, one in each namespace it joins, and this program moves
 // every Ethernet frame from one to the other after a fixed delay. Frames keep their order
 // (constant delay, FIFO per direction). Bandwidth is not limited here: the tbf qdiscs on the

@@ -3,7 +3,7 @@
 //   - each switch is a namespace holding a Linux bridge br0; its hosts and its child switches
 //     hang off bridge ports;
 //   - every link is a veth pair, or, when its scaled latency needs it, a pair of TAP devices
-//     joined by tsunagi-delayline (this kernel has no netem: notes/netns.md);
+//     joined by tsunagi-delayline (this kernel has no netem: docs/realnet.md);
 //   - every link end gets a tbf qdisc at the link's bandwidth;
 //   - the rendezvous has a host namespace of its own on the root switch (as in SimGrid);
 //   - WAN scenarios (network.clusters): one subnet 10.<100+c>.0.0/16 per cluster, a router

@@ -1,4 +1,4 @@
-// ns-3 defaults that would distort timings (shared/notes/dependencies.md, "ns-3 facts").
+// ns-3 defaults that would distort timings (docs/ns3.md, "ns-3 settings").
 #include "ns3_defaults.hpp"
 
 #include <ns3/core-module.h>

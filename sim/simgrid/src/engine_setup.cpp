@@ -17,11 +17,11 @@ namespace tsunagi::sim::simgrid {
 namespace {
 
 // Flow-level models that route over the platform's links. SimGrid's "ns-3" model only handles
-// one-link routes (shared/notes/dependencies.md), so it is not offered.
+// one-link routes (docs/simgrid.md), so it is not offered.
 constexpr std::array<const char*, 5> kNetworkModels = {"CM02", "LV08", "SMPI", "IB", "Constant"};
 
 // Above this many actors, smaller stacks keep the memory and the kernel's map count in check
-// (100k actors with 8 MiB stacks do not fit; shared/notes/dependencies.md).
+// (100k actors with 8 MiB stacks do not fit; docs/simgrid.md).
 constexpr int kManyActors = 20000;
 
 void check_network_model(const std::string& model) {

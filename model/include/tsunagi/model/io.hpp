@@ -1,4 +1,4 @@
-// The boundary between the pure protocol core and a backend (shared/DESIGN.md, "sans-I/O").
+// The boundary between the pure protocol core and a backend (docs/architecture.md, "sans-I/O").
 //
 // A backend feeds a role (Node or Rendezvous) one Input at a time, each carrying `now`, then
 // drains the role's Commands and performs them; their outcomes come back as further Inputs.

@@ -1,5 +1,5 @@
-// The core's own seeded random numbers. DESIGN.md: "Randomness comes from a seeded generator the
-// core owns", and the same seed must give byte-identical traces on every platform and backend.
+// The core's own seeded random numbers. docs/architecture.md: randomness comes from a seeded generator the
+// core owns, and the same seed must give byte-identical traces on every platform and backend.
 // <random> is not used because its distributions are implementation-defined (libstdc++ and libc++
 // give different numbers for the same engine), and it is banned from model/ anyway.
 //

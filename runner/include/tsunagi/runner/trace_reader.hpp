@@ -38,7 +38,7 @@ using ProcessDecisions = std::map<std::string, std::vector<Decision>, ProcessOrd
 ProcessDecisions read_trace_file(const std::filesystem::path& file);
 
 // Removes every object member called "timing", recursively: timings differ between backends and
-// runs by design (shared/DESIGN.md, "Outputs") and never count as a different decision.
+// runs by design (docs/architecture.md, "Traces") and never count as a different decision.
 void strip_timing(nlohmann::json& value);
 
 }  // namespace tsunagi::runner

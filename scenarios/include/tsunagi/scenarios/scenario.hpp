@@ -1,6 +1,6 @@
 // A scenario: the ground-truth network, where processes run, protocol config, workload, seed.
 // Backends read the network to build their world; the runner reads it to score inference.
-// The protocol core never sees this struct (shared/DESIGN.md).
+// The protocol core never sees this struct (docs/architecture.md).
 #pragma once
 
 #include <cstdint>
