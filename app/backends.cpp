@@ -37,7 +37,7 @@ bool is_available_backend(const std::string& name) {
 }
 
 runner::RunSummary run_backend(const std::string& backend, const scenario::Scenario& scenario,
-                                   runner::RunObserver& observer, const BackendOptions& options) {
+                               runner::RunObserver& observer, const BackendOptions& options) {
 #ifdef TSUNAGI_WITH_SIMGRID
   if (backend == "simgrid") {
     return sim::simgrid::run_simgrid(scenario, observer);

@@ -26,8 +26,7 @@ bool is_available_backend(const std::string& name);
 // Runs the scenario to completion on `backend` (which must be available), telling `observer`
 // everything that happens. Throws std::exception when the backend cannot run it at all.
 runner::RunSummary run_backend(const std::string& backend, const scenario::Scenario& scenario,
-                                   runner::RunObserver& observer,
-                                   const BackendOptions& options = {});
+                               runner::RunObserver& observer, const BackendOptions& options = {});
 
 #ifdef TSUNAGI_WITH_REALNET
 // The realnet launcher's options; `tsunagi run` fills them from its command line.

@@ -18,8 +18,9 @@ void print_counts(std::ostream& out, const runner::CompareOutcome& outcome) {
 
 CLI::App* add_compare_command(CLI::App& app, CompareOptions& options) {
   CLI::App* compare = app.add_subcommand(
-      "compare", "Say whether two runs made the same protocol decisions, and where they differ "
-                 "(times and \"timing\" fields are ignored)");
+      "compare",
+      "Say whether two runs made the same protocol decisions, and where they differ "
+      "(times and \"timing\" fields are ignored)");
   compare->add_option("DIR_A", options.dir_a, "Output directory of the first run")->required();
   compare->add_option("DIR_B", options.dir_b, "Output directory of the second run")->required();
   compare->add_option("--max", options.max_differences, "Differences to print at most")

@@ -47,9 +47,8 @@ fs::path output_dir(const RunOptions& options, const scenario::Scenario& scenari
 
 // A backend that throws still leaves a recorder worth writing: the run failed, and
 // result.json says why.
-runner::RunSummary run_on_backend(const RunOptions& options,
-                                      const scenario::Scenario& scenario,
-                                      runner::Recorder& recorder, double& wall_s) {
+runner::RunSummary run_on_backend(const RunOptions& options, const scenario::Scenario& scenario,
+                                  runner::Recorder& recorder, double& wall_s) {
   const auto start = std::chrono::steady_clock::now();
   runner::RunSummary summary;
   try {
@@ -65,41 +64,54 @@ runner::RunSummary run_on_backend(const RunOptions& options,
 }  // namespace
 
 CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
-  CLI::App* run = app.add_subcommand("run", "Run a scenario on a backend; write result.json and "
-                                            "trace.jsonl");
+  CLI::App* run = app.add_subcommand("run",
+                                     "Run a scenario on a backend; write result.json and "
+                                     "trace.jsonl");
   run->add_option("SCENARIO", options.scenario, "Scenario file (TOML)")->required();
   run->add_option("--backend", options.backend, "Backend to run on")->capture_default_str();
   options.seed_option =
       run->add_option("--seed", options.seed, "Seed of the run (same as --set seed=N)");
   run->add_option("--out", options.out, "Output directory (default: out/<scenario name>)");
-  run->add_option("--set", options.sets, "Override a scenario key, e.g. --set placement.processes=8"
-                                         " (repeatable)")
+  run->add_option("--set", options.sets,
+                  "Override a scenario key, e.g. --set placement.processes=8"
+                  " (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);  // one pair per --set: a following SCENARIO is not a pair
   run->add_flag("-q,--quiet", options.quiet, "No progress lines on stderr");
-  run->add_option("--pcap", options.pcap, "Write per-host packet captures (pcap) into DIR; "
-                                          "ns3 backend only")
+  run->add_option("--pcap", options.pcap,
+                  "Write per-host packet captures (pcap) into DIR; "
+                  "ns3 backend only")
       ->type_name("DIR");
 #ifdef TSUNAGI_WITH_REALNET
   // realnet only (docs/realnet.md); they sit in the launcher's options directly.
   realnet::LaunchOptions& rn = realnet_options();
   run->add_option("--net", rn.net, "realnet: loopback, netns (default as root) or slurm")
       ->group("realnet");
-  run->add_option("--hosts", rn.hosts_file, "realnet: run on these hosts over ssh (one name per "
-                                            "line, one line per scenario host)")
+  run->add_option("--hosts", rn.hosts_file,
+                  "realnet: run on these hosts over ssh (one name per "
+                  "line, one line per scenario host)")
       ->group("realnet");
   run->add_flag("--dry-run", rn.dry_run, "realnet: print what would run, run nothing")
       ->group("realnet");
   run->add_option("--latency-scale", rn.latency_scale, "realnet netns: multiply link latencies")
-      ->capture_default_str()->check(CLI::Range(0.0, 1e6))->group("realnet");
-  run->add_option("--rtt-samples-min", rn.rtt_samples_min, "realnet: at least this many RTT "
-                                                           "samples per probe")
-      ->capture_default_str()->check(CLI::Range(1, 100000))->group("realnet");
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e6))
+      ->group("realnet");
+  run->add_option("--rtt-samples-min", rn.rtt_samples_min,
+                  "realnet: at least this many RTT "
+                  "samples per probe")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000))
+      ->group("realnet");
   run->add_option("--timeout", rn.timeout_s, "realnet: give up after this many seconds")
-      ->capture_default_str()->check(CLI::PositiveNumber)->group("realnet");
-  run->add_option("--fault", rn.faults, "realnet tests: kill:RANK@SECONDS or absent:RANK "
-                                        "(repeatable)")
-      ->allow_extra_args(false)->group("realnet");
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->group("realnet");
+  run->add_option("--fault", rn.faults,
+                  "realnet tests: kill:RANK@SECONDS or absent:RANK "
+                  "(repeatable)")
+      ->allow_extra_args(false)
+      ->group("realnet");
   run->add_option("--realnet-bin", rn.bin_dir, "realnet: directory of tsunagi-node/-rendezvous")
       ->group("realnet");
 #endif

@@ -10,14 +10,14 @@
 namespace tsunagi::app {
 
 struct RunOptions {
-  std::string scenario;            // path of the scenario file
+  std::string scenario;  // path of the scenario file
   std::string backend = "simgrid";
   std::uint64_t seed = 0;
   CLI::Option* seed_option = nullptr;  // to tell "--seed 0" from no --seed
-  std::string out;                 // empty = out/<scenario name>
-  std::vector<std::string> sets;   // KEY=VALUE overrides, in order
+  std::string out;                     // empty = out/<scenario name>
+  std::vector<std::string> sets;       // KEY=VALUE overrides, in order
   bool quiet = false;
-  std::string pcap;                // --pcap DIR: per-host packet captures (ns3 backend only)
+  std::string pcap;  // --pcap DIR: per-host packet captures (ns3 backend only)
 };
 
 struct CompareOptions {

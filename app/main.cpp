@@ -7,8 +7,9 @@
 
 int main(int argc, char** argv) {
   using namespace tsunagi::app;
-  CLI::App app{"tsunagi: connection-managed message passing, simulated (SimGrid) or real.\n"
-               "One protocol core; result.json and trace.jsonl are the same from every backend."};
+  CLI::App app{
+      "tsunagi: connection-managed message passing, simulated (SimGrid) or real.\n"
+      "One protocol core; result.json and trace.jsonl are the same from every backend."};
   app.set_version_flag("--version", std::string("tsunagi ") + tsunagi::runner::kTsunagiVersion);
   app.require_subcommand(1);
 

@@ -48,9 +48,9 @@ std::string inference_line(const ordered_json& r) {
 
 std::string connections_line(const ordered_json& r) {
   return "per node max " + text(at(r, "connections.max_per_node")) + ", mean " +
-         text(at(r, "connections.mean_per_node")) + "; total " +
-         text(at(r, "connections.total")) + " (static " + text(at(r, "connections.static")) +
-         "); shortcuts opened " + text(at(r, "connections.shortcuts_opened")) + ", evicted " +
+         text(at(r, "connections.mean_per_node")) + "; total " + text(at(r, "connections.total")) +
+         " (static " + text(at(r, "connections.static")) + "); shortcuts opened " +
+         text(at(r, "connections.shortcuts_opened")) + ", evicted " +
          text(at(r, "connections.shortcuts_evicted"));
 }
 
@@ -107,8 +107,7 @@ void print_run_summary(std::ostream& out, const ordered_json& r,
                        const std::filesystem::path& result_file,
                        const std::filesystem::path& trace_file,
                        const std::vector<std::filesystem::path>& more_files) {
-  out << "scenario     " << text(at(r, "scenario")) << " (" << text(at(r, "scenario_path"))
-      << ")\n"
+  out << "scenario     " << text(at(r, "scenario")) << " (" << text(at(r, "scenario_path")) << ")\n"
       << "backend      " << text(at(r, "backend")) << ", seed " << text(at(r, "seed")) << ", "
       << text(at(r, "processes")) << " processes\n"
       << "inference    " << inference_line(r) << '\n'
@@ -117,9 +116,9 @@ void print_run_summary(std::ostream& out, const ordered_json& r,
       << text(at(r, "messages.delivered")) << ", relayed " << text(at(r, "messages.relayed"))
       << '\n'
       << "workload     " << workload_line(r) << '\n'
-      << connectivity_line(r)
-      << "time         " << time_kind(r) << " " << seconds_text(at(r, "simulated_end_s")) << ", wall "
-      << seconds_text(at(r, "wall_s")) << '\n'
+      << connectivity_line(r) << "time         " << time_kind(r) << " "
+      << seconds_text(at(r, "simulated_end_s")) << ", wall " << seconds_text(at(r, "wall_s"))
+      << '\n'
       << "files        " << result_file.string() << '\n'
       << "             " << trace_file.string() << '\n';
   for (const auto& file : more_files) out << "             " << file.string() << '\n';

@@ -10,5 +10,7 @@ generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
   cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "$@" >&2
+elif [ $# -gt 0 ]; then
+  cmake -S . -B "$build_dir" "$@" >&2  # an existing build takes the extra settings too
 fi
 cmake --build "$build_dir" --parallel "$(nproc)" >&2

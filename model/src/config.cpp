@@ -5,29 +5,40 @@ namespace tsunagi {
 
 const char* to_string(PlanKind plan) {
   switch (plan) {
-    case PlanKind::AllToAll: return "all";
-    case PlanKind::RandomK: return "random";
-    case PlanKind::TopologyAware: return "topology";
-    case PlanKind::Relay: return "relay";
+    case PlanKind::AllToAll:
+      return "all";
+    case PlanKind::RandomK:
+      return "random";
+    case PlanKind::TopologyAware:
+      return "topology";
+    case PlanKind::Relay:
+      return "relay";
   }
   return "?";
 }
 
 const char* to_string(WorkloadKind kind) {
   switch (kind) {
-    case WorkloadKind::None: return "none";
-    case WorkloadKind::PingPong: return "pingpong";
-    case WorkloadKind::IntSort: return "intsort";
-    case WorkloadKind::Connectivity: return "connectivity";
+    case WorkloadKind::None:
+      return "none";
+    case WorkloadKind::PingPong:
+      return "pingpong";
+    case WorkloadKind::IntSort:
+      return "intsort";
+    case WorkloadKind::Connectivity:
+      return "connectivity";
   }
   return "?";
 }
 
 const char* to_string(RoutingKind kind) {
   switch (kind) {
-    case RoutingKind::Rounds: return "rounds";
-    case RoutingKind::FromGroups: return "groups";
-    case RoutingKind::Direct: return "direct";
+    case RoutingKind::Rounds:
+      return "rounds";
+    case RoutingKind::FromGroups:
+      return "groups";
+    case RoutingKind::Direct:
+      return "direct";
   }
   return "?";
 }
@@ -44,8 +55,10 @@ bool parse_routing_kind(const std::string& text, RoutingKind& out) {
 
 const char* to_string(DirectoryMode mode) {
   switch (mode) {
-    case DirectoryMode::Full: return "full";
-    case DirectoryMode::OnDemand: return "on_demand";
+    case DirectoryMode::Full:
+      return "full";
+    case DirectoryMode::OnDemand:
+      return "on_demand";
   }
   return "?";
 }
@@ -62,9 +75,12 @@ bool parse_directory_mode(const std::string& text, DirectoryMode& out) {
 
 const char* to_string(TreeMethod method) {
   switch (method) {
-    case TreeMethod::None: return "none";
-    case TreeMethod::Exact: return "exact";
-    case TreeMethod::Rtt: return "rtt";
+    case TreeMethod::None:
+      return "none";
+    case TreeMethod::Exact:
+      return "exact";
+    case TreeMethod::Rtt:
+      return "rtt";
   }
   return "?";
 }
@@ -90,7 +106,8 @@ bool parse_group_method(const std::string& text, GroupMethod& out) {
 }
 
 bool parse_plan_kind(const std::string& text, PlanKind& out) {
-  for (PlanKind k : {PlanKind::AllToAll, PlanKind::RandomK, PlanKind::TopologyAware, PlanKind::Relay}) {
+  for (PlanKind k :
+       {PlanKind::AllToAll, PlanKind::RandomK, PlanKind::TopologyAware, PlanKind::Relay}) {
     if (text == to_string(k)) {
       out = k;
       return true;

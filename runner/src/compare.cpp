@@ -48,21 +48,23 @@ std::string first_difference(const std::string& proc, const std::vector<Decision
       return where + ": kind A=" + a[i].kind + ", B=" + b[i].kind;
     }
     if (a[i].detail != b[i].detail) {
-      return where + " (kind " + a[i].kind + "): " + describe_detail_difference(a[i].detail, b[i].detail);
+      return where + " (kind " + a[i].kind +
+             "): " + describe_detail_difference(a[i].detail, b[i].detail);
     }
   }
   if (a.size() == b.size()) return {};
   const bool a_longer = a.size() > b.size();
   const Decision& extra = a_longer ? a[common] : b[common];
   return "proc " + proc + ": A has " + std::to_string(a.size()) + " decisions, B has " +
-         std::to_string(b.size()) + "; first extra one is #" + std::to_string(common) +
-         " (kind " + extra.kind + ") in " + (a_longer ? "A" : "B");
+         std::to_string(b.size()) + "; first extra one is #" + std::to_string(common) + " (kind " +
+         extra.kind + ") in " + (a_longer ? "A" : "B");
 }
 
 void note(CompareOutcome& outcome, std::size_t max_differences, std::string difference) {
   outcome.same = false;
   ++outcome.differing;
-  if (outcome.differences.size() < max_differences) outcome.differences.push_back(std::move(difference));
+  if (outcome.differences.size() < max_differences)
+    outcome.differences.push_back(std::move(difference));
 }
 
 std::size_t count_decisions(const ProcessDecisions& decisions) {
@@ -73,7 +75,8 @@ std::size_t count_decisions(const ProcessDecisions& decisions) {
 
 fs::path existing_file(const fs::path& dir, const char* name) {
   if (!fs::is_directory(dir)) {
-    throw CompareError("run directory " + dir.string() + " does not exist — pass the --out "
+    throw CompareError("run directory " + dir.string() +
+                       " does not exist — pass the --out "
                        "directory of a `tsunagi run`");
   }
   const fs::path file = dir / name;
@@ -110,12 +113,14 @@ void compare_decisions(const ProcessDecisions& a, const ProcessDecisions& b,
   const ProcessOrder less;
   while (ia != a.end() || ib != b.end()) {
     if (ib == b.end() || (ia != a.end() && less(ia->first, ib->first))) {
-      note(outcome, max_differences, "proc " + ia->first + ": only in A (" +
-                                         std::to_string(ia->second.size()) + " decisions)");
+      note(outcome, max_differences,
+           "proc " + ia->first + ": only in A (" + std::to_string(ia->second.size()) +
+               " decisions)");
       ++ia;
     } else if (ia == a.end() || less(ib->first, ia->first)) {
-      note(outcome, max_differences, "proc " + ib->first + ": only in B (" +
-                                         std::to_string(ib->second.size()) + " decisions)");
+      note(outcome, max_differences,
+           "proc " + ib->first + ": only in B (" + std::to_string(ib->second.size()) +
+               " decisions)");
       ++ib;
     } else {
       std::string difference = first_difference(ia->first, ia->second, ib->second);

@@ -16,8 +16,7 @@ struct FieldTotals {
   std::uint64_t max = 0;
 };
 
-std::optional<FieldTotals> totals(const ReportIndex& reports, const char* field,
-                                  std::string& why) {
+std::optional<FieldTotals> totals(const ReportIndex& reports, const char* field, std::string& why) {
   why = node_field_gap(reports, field);
   if (!why.empty()) return std::nullopt;
   FieldTotals result;
@@ -58,8 +57,8 @@ ordered_json connections_section(const ReportIndex& reports, NullReasons& nulls)
   ordered_json section = ordered_json::object();
   const std::string p = "connections.";
   put(section, p, "max_per_node", peak ? std::optional(peak->max) : std::nullopt, peak_why, nulls);
-  put(section, p, "mean_per_node", peak ? std::optional(mean_of(*peak, n)) : std::nullopt,
-      peak_why, nulls);
+  put(section, p, "mean_per_node", peak ? std::optional(mean_of(*peak, n)) : std::nullopt, peak_why,
+      nulls);
   // Every static connection has two ends and each end counts it once.
   std::optional<std::uint64_t> static_total;
   if (statics) static_total = statics->sum / 2;

@@ -60,8 +60,8 @@ void write_pretty(std::ostream& out, const nlohmann::ordered_json& value, int in
     }
     write_pretty(out, *it, indent + 2);
   }
-  out << '\n' << std::string(static_cast<std::size_t>(indent), ' ')
-      << (value.is_object() ? '}' : ']');
+  out << '\n'
+      << std::string(static_cast<std::size_t>(indent), ' ') << (value.is_object() ? '}' : ']');
 }
 
 }  // namespace

@@ -23,8 +23,7 @@ std::unique_ptr<Process> ProcessFactories::make(const ProcessRow& row) const {
 void claim_world_once(const std::string& run_function) {
   static std::set<std::string> claimed;
   if (!claimed.insert(run_function).second)
-    throw std::logic_error(run_function +
-                           " runs once per OS process; start a new process per run");
+    throw std::logic_error(run_function + " runs once per OS process; start a new process per run");
 }
 
 }  // namespace tsunagi::runner

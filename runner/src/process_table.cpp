@@ -40,10 +40,10 @@ int ProcessTable::add(ProcessRow row) {
   const int index = size();
   // The order is part of the contract: ranks in increasing order, then the rendezvous, then
   // relays. (A realnet daemon's table holds only itself: one rank of any number.)
-  const bool in_order =
-      row.role == Role::Node         ? rendezvous_index_ < 0 && relays_ == 0 && row.rank > last_rank_
-      : row.role == Role::Rendezvous ? rendezvous_index_ < 0 && relays_ == 0
-                                     : true;
+  const bool in_order = row.role == Role::Node
+                            ? rendezvous_index_ < 0 && relays_ == 0 && row.rank > last_rank_
+                        : row.role == Role::Rendezvous ? rendezvous_index_ < 0 && relays_ == 0
+                                                       : true;
   if (!in_order)
     throw std::logic_error("process table: " + row.label +
                            " added out of order (ranks, rendezvous, relays)");

@@ -34,7 +34,8 @@ bool write_relay_graph(const std::filesystem::path& file, const Recorder& record
   if (relays_of_site.empty()) return false;
   std::ofstream out(file, std::ios::trunc);
   if (!out) throw OutputError("cannot write " + file.string());
-  out << "// tsunagi relay overlay; render: dot -Tsvg " << file.filename().string() << " -o relays.svg\n"
+  out << "// tsunagi relay overlay; render: dot -Tsvg " << file.filename().string()
+      << " -o relays.svg\n"
       << "graph relays {\n  layout = fdp; node [shape = box];\n";
   int index = 0;
   for (const auto& [site, relays] : relays_of_site) {

@@ -51,7 +51,8 @@ ordered_json relay_paths(const Recorder& recorder) {
     if (report.key != "relay") continue;
     const std::string site = report.value.value("site", "");
     auto it = first_of_site.find(site);
-    if (it == first_of_site.end() || report.value.value("relay", "") < it->second->value("relay", ""))
+    if (it == first_of_site.end() ||
+        report.value.value("relay", "") < it->second->value("relay", ""))
       first_of_site[site] = &report.value;
   }
   ordered_json paths = ordered_json::object();
@@ -76,17 +77,20 @@ std::optional<std::uint64_t> max_wan_connections(const Recorder& recorder, const
       const auto name = std::find(facts.cluster_names.begin(), facts.cluster_names.end(),
                                   report.value.value("site", ""));
       cluster_of_relay[self] = name == facts.cluster_names.end()
-                                   ? -1 : static_cast<int>(name - facts.cluster_names.begin());
+                                   ? -1
+                                   : static_cast<int>(name - facts.cluster_names.begin());
       for (const auto& peer : report.value.value("links", nlohmann::json::array()))
         relay_links.insert(std::minmax(self, peer.get<std::string>()));
     } else if (report.key == "node" && report.value.contains("peers")) {
       const Rank self = report.value.value("rank", kNoRank);
-      for (const auto& peer : report.value.at("peers")) rank_links.insert(std::minmax(self, peer.get<Rank>()));
+      for (const auto& peer : report.value.at("peers"))
+        rank_links.insert(std::minmax(self, peer.get<Rank>()));
     }
   }
   auto rank_cluster = [&](Rank r) {
     return r >= 0 && static_cast<std::size_t>(r) < facts.rank_cluster.size()
-               ? facts.rank_cluster[static_cast<std::size_t>(r)] : -1;
+               ? facts.rank_cluster[static_cast<std::size_t>(r)]
+               : -1;
   };
   auto relay_cluster = [&](const std::string& label) {
     auto it = cluster_of_relay.find(label);
@@ -120,7 +124,8 @@ ordered_json relay_section(const Recorder& recorder, const RunFacts& facts) {
   if (!facts.cluster_names.empty()) {
     const std::set<Pair> forbidden = forbidden_pairs(facts);
     section["forbidden_pairs"] = forbidden.size();
-    section["unreached_match_policy"] = measured ? ordered_json(unreached == forbidden) : ordered_json(nullptr);
+    section["unreached_match_policy"] =
+        measured ? ordered_json(unreached == forbidden) : ordered_json(nullptr);
   }
   const auto wan = max_wan_connections(recorder, facts);
   section["max_wan_connections"] = wan ? ordered_json(*wan) : ordered_json(nullptr);

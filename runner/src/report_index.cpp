@@ -80,8 +80,8 @@ std::string node_field_gap(const ReportIndex& reports, const char* field) {
     }
   }
   if (lacking.empty()) return {};
-  return "the 'node' report of " + list_labels(lacking) + " has no non-negative integer '" +
-         field + "'";
+  return "the 'node' report of " + list_labels(lacking) + " has no non-negative integer '" + field +
+         "'";
 }
 
 }  // namespace tsunagi::runner::detail

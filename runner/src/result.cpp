@@ -11,7 +11,9 @@ namespace {
 
 using nlohmann::ordered_json;
 
-double seconds(TimeNs ns) { return static_cast<double>(ns) / static_cast<double>(kNsPerSec); }
+double seconds(TimeNs ns) {
+  return static_cast<double>(ns) / static_cast<double>(kNsPerSec);
+}
 
 // Backend counts arrive as doubles; whole numbers are written as integers so that counters
 // keep their integer JSON type whichever side produced them.
@@ -35,7 +37,10 @@ void apply_backend_counts(ordered_json& result, const std::map<std::string, doub
     for (std::size_t dot = key.find('.'); dot != std::string::npos; dot = key.find('.', start)) {
       ordered_json& next = (*node)[key.substr(start, dot - start)];
       if (next.is_null()) next = ordered_json::object();
-      if (!next.is_object()) { placed = false; break; }
+      if (!next.is_object()) {
+        placed = false;
+        break;
+      }
       node = &next;
       start = dot + 1;
     }
@@ -49,7 +54,8 @@ ordered_json run_section(const RunFacts& facts, const Recorder& recorder,
                          const detail::ReportIndex& reports) {
   ordered_json failed = ordered_json::array();
   for (const ExitEntry& exit : recorder.exits()) {
-    if (!exit.ok) failed.push_back({{"proc", exit.proc}, {"t_ns", exit.t_ns}, {"reason", exit.reason}});
+    if (!exit.ok)
+      failed.push_back({{"proc", exit.proc}, {"t_ns", exit.t_ns}, {"reason", exit.reason}});
   }
   ordered_json section = ordered_json::object();
   section["all_exited_ok"] = facts.summary.all_exited_ok;
@@ -75,8 +81,8 @@ std::vector<std::string> run_problems(const RunFacts& facts, const ordered_json&
   const ordered_json& failed = result.at("run").at("failed_exits");
   constexpr std::size_t kShown = 5;
   for (std::size_t i = 0; i < failed.size() && i < kShown; ++i) {
-    problems.push_back(failed[i]["proc"].get<std::string>() + " exited with failure: " +
-                       failed[i]["reason"].get<std::string>());
+    problems.push_back(failed[i]["proc"].get<std::string>() +
+                       " exited with failure: " + failed[i]["reason"].get<std::string>());
   }
   if (failed.size() > kShown) {
     problems.push_back("... and " + std::to_string(failed.size() - kShown) +
@@ -116,22 +122,35 @@ std::vector<std::string> null_problems(const ordered_json& result,
     }
   }
   std::vector<std::string> problems;
-  for (const auto& [cause, keys] : by_cause) problems.push_back(cause + ", so these are null: " + keys);
+  for (const auto& [cause, keys] : by_cause)
+    problems.push_back(cause + ", so these are null: " + keys);
   return problems;
 }
 
 }  // namespace
 
 const std::vector<std::string>& required_result_keys() {
-  static const std::vector<std::string> keys = {
-      "scenario", "backend", "seed", "processes",
-      "inference.groups", "inference.groups_correct", "inference.true_groups_count",
-      "inference.rtt_probes",
-      "connections.max_per_node", "connections.mean_per_node", "connections.total",
-      "connections.shortcuts_opened", "connections.shortcuts_evicted",
-      "messages.sent", "messages.delivered", "messages.relayed",
-      "workload.name", "workload.makespan_s", "workload.verified",
-      "wall_s", "simulated_end_s"};
+  static const std::vector<std::string> keys = {"scenario",
+                                                "backend",
+                                                "seed",
+                                                "processes",
+                                                "inference.groups",
+                                                "inference.groups_correct",
+                                                "inference.true_groups_count",
+                                                "inference.rtt_probes",
+                                                "connections.max_per_node",
+                                                "connections.mean_per_node",
+                                                "connections.total",
+                                                "connections.shortcuts_opened",
+                                                "connections.shortcuts_evicted",
+                                                "messages.sent",
+                                                "messages.delivered",
+                                                "messages.relayed",
+                                                "workload.name",
+                                                "workload.makespan_s",
+                                                "workload.verified",
+                                                "wall_s",
+                                                "simulated_end_s"};
   return keys;
 }
 
@@ -174,7 +193,7 @@ RunResult build_result(const RunFacts& facts, const Recorder& recorder) {
   json["backend"] = facts.backend;
   json["seed"] = facts.seed;
   json["processes"] = facts.processes;
-  json["ok"] = false;                        // placeholders keep the key order readable
+  json["ok"] = false;  // placeholders keep the key order readable
   json["problems"] = ordered_json::array();
   json["inference"] = detail::inference_section(reports, facts, nulls);
   json["connections"] = detail::connections_section(reports, nulls);

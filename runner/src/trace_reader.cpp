@@ -26,8 +26,8 @@ std::optional<long long> rank_number(const std::string& label) {
                      "written by `tsunagi run`");
 }
 
-Decision parse_line(const std::filesystem::path& file, std::size_t line_no,
-                    const std::string& text, std::string& proc) {
+Decision parse_line(const std::filesystem::path& file, std::size_t line_no, const std::string& text,
+                    std::string& proc) {
   nlohmann::json line;
   try {
     line = nlohmann::json::parse(text);

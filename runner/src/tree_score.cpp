@@ -9,7 +9,8 @@ namespace tsunagi::runner::detail {
 namespace {
 
 std::optional<SwitchTree> parse_tree(const nlohmann::json& tree) {
-  if (!tree.is_object() || !tree.contains("leaves") || !tree.contains("parent")) return std::nullopt;
+  if (!tree.is_object() || !tree.contains("leaves") || !tree.contains("parent"))
+    return std::nullopt;
   SwitchTree out;
   try {
     out.leaves = tree.at("leaves").get<int>();
@@ -17,7 +18,8 @@ std::optional<SwitchTree> parse_tree(const nlohmann::json& tree) {
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;
   }
-  if (out.leaves < 0 || static_cast<std::size_t>(out.leaves) > out.parent.size()) return std::nullopt;
+  if (out.leaves < 0 || static_cast<std::size_t>(out.leaves) > out.parent.size())
+    return std::nullopt;
   for (int p : out.parent)
     if (p < -1 || p >= static_cast<int>(out.parent.size())) return std::nullopt;
   return out;
@@ -32,7 +34,8 @@ std::optional<SwitchTree> true_tree_over(const Groups& groups, const RunFacts& f
   for (const auto& group : groups) {
     int sw = -1;
     for (Rank r : group) {
-      if (r < 0 || static_cast<std::size_t>(r) >= facts.true_switch_of_rank.size()) return std::nullopt;
+      if (r < 0 || static_cast<std::size_t>(r) >= facts.true_switch_of_rank.size())
+        return std::nullopt;
       const int of_rank = facts.true_switch_of_rank[static_cast<std::size_t>(r)];
       if (sw >= 0 && of_rank != sw) return std::nullopt;
       sw = of_rank;
@@ -46,7 +49,8 @@ std::optional<SwitchTree> true_tree_over(const Groups& groups, const RunFacts& f
 
 }  // namespace
 
-void score_tree(const nlohmann::json& report, const RunFacts& facts, nlohmann::ordered_json& section) {
+void score_tree(const nlohmann::json& report, const RunFacts& facts,
+                nlohmann::ordered_json& section) {
   if (!report.is_object() || !report.contains("tree")) return;
   const auto inferred = parse_tree(report.at("tree"));
   const auto groups_it = report.find("groups");

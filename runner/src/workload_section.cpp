@@ -52,8 +52,8 @@ ordered_json workload_section(const ReportIndex& reports, const RunFacts& facts,
   const nlohmann::json& report = *reports.workload;
   ordered_json section = ordered_json::object();
   auto name = report.find("name");
-  section["name"] = (name != report.end() && name->is_string()) ? name->get<std::string>()
-                                                                 : facts.workload;
+  section["name"] =
+      (name != report.end() && name->is_string()) ? name->get<std::string>() : facts.workload;
   auto makespan = report.find("makespan_ns");
   if (makespan != report.end() && makespan->is_number_integer()) {
     const auto ns = makespan->get<std::int64_t>();

@@ -152,9 +152,10 @@ std::pair<int, int> read_range(const Section& s, std::string_view key, std::pair
                                int low, int high) {
   const toml::node* node = s.table().get(key);
   if (!node) return fallback;
-  const std::string help = " — write " + std::string(key) + " = [" + std::to_string(fallback.first) +
-                           ", " + std::to_string(fallback.second) + "] or a single number, within " +
-                           std::to_string(low) + ".." + std::to_string(high);
+  const std::string help = " — write " + std::string(key) + " = [" +
+                           std::to_string(fallback.first) + ", " + std::to_string(fallback.second) +
+                           "] or a single number, within " + std::to_string(low) + ".." +
+                           std::to_string(high);
   if (node->is_integer()) {
     const int v = s.count(key, fallback.first, low);
     if (v > high) s.fail(key, s.path_of(key) + " is too large" + help);
@@ -185,16 +186,19 @@ std::vector<T> read_choices(const Section& s, std::string_view key, std::vector<
   for (const toml::node* item : items) {
     auto text = item->value_exact<std::string>();
     auto value = text ? parse(*text) : std::nullopt;
-    if (!value) s.fail(key, s.path_of(key) + " must be a string or a list of strings like " + example);
+    if (!value)
+      s.fail(key, s.path_of(key) + " must be a string or a list of strings like " + example);
     out.push_back(*value);
   }
-  if (out.empty()) s.fail(key, s.path_of(key) + " is an empty list — give at least one, e.g. " + example);
+  if (out.empty())
+    s.fail(key, s.path_of(key) + " is an empty list — give at least one, e.g. " + example);
   return out;
 }
 
 std::vector<SwitchSpec> read_random_tree(const Section& s) {
   RandomTreeSpec spec;
-  spec.seed = static_cast<std::uint64_t>(s.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
+  spec.seed =
+      static_cast<std::uint64_t>(s.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
   std::tie(spec.depth_min, spec.depth_max) = read_range(s, "depth", {2, 4}, 1, 8);
   std::tie(spec.fanout_min, spec.fanout_max) = read_range(s, "fanout", {2, 8}, 1, 64);
   std::tie(spec.hosts_min, spec.hosts_max) = read_range(s, "hosts_per_leaf", {4, 40}, 1, 4096);
@@ -275,8 +279,9 @@ Network read_network(const Section& root) {
   auto tree = network->sub("tree");
   if (auto random = network->sub("random_tree")) {
     if (items || tree) {
-      network->fail("random_tree", "[network.random_tree] cannot go with [network.tree] or "
-                                   "[[network.switch]] — keep one way of describing the switches");
+      network->fail("random_tree",
+                    "[network.random_tree] cannot go with [network.tree] or "
+                    "[[network.switch]] — keep one way of describing the switches");
     }
     out.switches = read_random_tree(*random);
     check_host_total(*network, out.switches);

@@ -32,12 +32,14 @@ RoutingKind read_routing(const Section& s, RoutingKind fallback, PlanKind plan) 
                           "\"direct\" (no forwarding: both ends connect)");
   }
   if (routing == RoutingKind::Direct && plan == PlanKind::Relay) {
-    s.fail("routing", "routing = \"direct\" forwards nothing, so relays would never be used — "
-                      "use routing = \"rounds\" with plan = \"relay\", or plan = \"all\"");
+    s.fail("routing",
+           "routing = \"direct\" forwards nothing, so relays would never be used — "
+           "use routing = \"rounds\" with plan = \"relay\", or plan = \"all\"");
   }
   if (routing == RoutingKind::FromGroups && plan != PlanKind::TopologyAware) {
-    s.fail("routing", "routing = \"groups\" needs plan = \"topology\" (it relies on every "
-                      "node having a neighbour in every group) — use routing = \"rounds\"");
+    s.fail("routing",
+           "routing = \"groups\" needs plan = \"topology\" (it relies on every "
+           "node having a neighbour in every group) — use routing = \"rounds\"");
   }
   return routing;
 }
@@ -78,12 +80,13 @@ void read_directory(const Section& s, ProtocolConfig& out) {
                             "\" — use \"full\" (every node gets every endpoint) or "
                             "\"on_demand\" (nodes ask for the endpoints they use)");
   }
-  const bool all_pairs = out.overlay.plan == PlanKind::TopologyAware &&
-                         out.inference.groups == GroupMethod::AllPairs;
+  const bool all_pairs =
+      out.overlay.plan == PlanKind::TopologyAware && out.inference.groups == GroupMethod::AllPairs;
   if (out.directory == DirectoryMode::OnDemand && all_pairs) {
-    s.fail("directory", "directory = \"on_demand\" saves nothing when every node probes every "
-                        "other (groups = \"all_pairs\") — set [protocol.inference] groups = "
-                        "\"leaders\" or directory = \"full\"");
+    s.fail("directory",
+           "directory = \"on_demand\" saves nothing when every node probes every "
+           "other (groups = \"all_pairs\") — set [protocol.inference] groups = "
+           "\"leaders\" or directory = \"full\"");
   }
 }
 
@@ -104,8 +107,8 @@ InferenceConfig read_inference(const Section& s, InferenceConfig in) {
                          "\" — use \"all_pairs\" (every pair probed) or \"leaders\" (scalable)");
   }
   in.rtt_tree_tolerance = s.number("rtt_tree_tolerance", in.rtt_tree_tolerance, 0, 1);
-  in.throughput_bytes = static_cast<std::uint64_t>(s.integer(
-      "throughput_bytes", static_cast<std::int64_t>(in.throughput_bytes), 1, kInt64Max));
+  in.throughput_bytes = static_cast<std::uint64_t>(
+      s.integer("throughput_bytes", static_cast<std::int64_t>(in.throughput_bytes), 1, kInt64Max));
   in.interference_drop = s.number("interference_drop", in.interference_drop, 0.01, 0.99);
   in.exact_max_groups = s.count("exact_max_groups", in.exact_max_groups, 2);
   return in;
@@ -168,12 +171,14 @@ void check_relay_plan(const Section& root, const ProtocolConfig& protocol, bool 
   if (protocol.overlay.plan != PlanKind::Relay) return;
   const auto section = root.sub("protocol");
   if (!sites) {
-    section->fail("plan", "plan = \"relay\" needs sites: add [[network.cluster]] tables (each "
-                          "with relays = 1 or more), or use another plan");
+    section->fail("plan",
+                  "plan = \"relay\" needs sites: add [[network.cluster]] tables (each "
+                  "with relays = 1 or more), or use another plan");
   }
   if (protocol.relays == 0) {
-    section->fail("plan", "plan = \"relay\" but no cluster runs a relay — set relays = 1 in "
-                          "the [[network.cluster]] tables");
+    section->fail("plan",
+                  "plan = \"relay\" but no cluster runs a relay — set relays = 1 in "
+                  "the [[network.cluster]] tables");
   }
 }
 

@@ -35,7 +35,8 @@ std::vector<std::string> read_names(const Section& s, std::string_view key) {
   if (!list) s.fail(key, s.path_of(key) + " must be a list of cluster names, e.g. [\"kototoi\"]");
   for (const toml::node& item : *list) {
     auto name = item.value_exact<std::string>();
-    if (!name) s.fail(key, s.path_of(key) + " must hold strings (cluster names), e.g. [\"kototoi\"]");
+    if (!name)
+      s.fail(key, s.path_of(key) + " must hold strings (cluster names), e.g. [\"kototoi\"]");
     out.push_back(*name);
   }
   return out;
@@ -46,12 +47,14 @@ std::vector<std::string> read_names(const Section& s, std::string_view key) {
 std::vector<SwitchSpec> read_cluster_switches(const Section& s, const std::string& name) {
   const auto tree = s.sub("tree");
   if (tree && s.has("hosts")) {
-    s.fail("tree", "cluster '" + name + "' has both hosts and a tree — use hosts = N for one "
-                   "switch, or a tree, not both");
+    s.fail("tree", "cluster '" + name +
+                       "' has both hosts and a tree — use hosts = N for one "
+                       "switch, or a tree, not both");
   }
   if (!tree && !s.has("hosts")) {
-    s.fail_here(s.path() + " ('" + name + "') has no hosts — add hosts = N (one switch) or a "
-                           "tree = { levels = [...], hosts_per_leaf = N }");
+    s.fail_here(s.path() + " ('" + name +
+                "') has no hosts — add hosts = N (one switch) or a "
+                "tree = { levels = [...], hosts_per_leaf = N }");
   }
   if (tree) {
     if (s.has("host_bandwidth") || s.has("host_latency")) {
@@ -77,7 +80,8 @@ void read_connect_rate(const Section& s, ClusterSpec& spec) {
   const auto rate = s.sub("connect_rate");
   if (!rate) return;
   if (!rate->has("per_second") || !rate->has("burst")) {
-    rate->fail_here(rate->path() + " needs both keys — write connect_rate = { per_second = 10, burst = 8 }");
+    rate->fail_here(rate->path() +
+                    " needs both keys — write connect_rate = { per_second = 10, burst = 8 }");
   }
   spec.connect_rate.per_second = rate->number("per_second", 0, 1e-6, 1e9);
   spec.connect_rate.burst = rate->count("burst", 1, 1);
@@ -85,11 +89,12 @@ void read_connect_rate(const Section& s, ClusterSpec& spec) {
 
 // Keys that only make sense with some policies: say so instead of ignoring them.
 void check_policy_keys(const Section& s, const ClusterSpec& spec) {
-  const bool filters = spec.policy == ClusterPolicy::Firewall ||
-                       spec.policy == ClusterPolicy::InboundFirewall;
+  const bool filters =
+      spec.policy == ClusterPolicy::Firewall || spec.policy == ClusterPolicy::InboundFirewall;
   if (!spec.allow.empty() && !filters) {
-    s.fail("allow", "allow only applies to policy = \"firewall\" or \"inbound_firewall\" (cluster '" +
-                        spec.name + "') — remove it, or change the policy");
+    s.fail("allow",
+           "allow only applies to policy = \"firewall\" or \"inbound_firewall\" (cluster '" +
+               spec.name + "') — remove it, or change the policy");
   }
   if (s.has("firewall_action") && !filters) {
     s.fail("firewall_action", "firewall_action only applies to a firewall (cluster '" + spec.name +
@@ -102,10 +107,12 @@ ClusterRead read_cluster(const Section& s) {
   ClusterRead out;
   ClusterSpec& spec = out.spec;
   spec.name = s.string("name", "");
-  if (spec.name.empty() || spec.name.find_first_not_of(
-                               "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
-                               std::string::npos) {
-    s.fail("name", "cluster name \"" + spec.name + "\" is not allowed — use letters, digits, '_' and '-'");
+  if (spec.name.empty() ||
+      spec.name.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+          std::string::npos) {
+    s.fail("name",
+           "cluster name \"" + spec.name + "\" is not allowed — use letters, digits, '_' and '-'");
   }
   out.switches = read_cluster_switches(s, spec.name);
   spec.root_switch = out.switches.front().name;
@@ -113,7 +120,8 @@ ClusterRead read_cluster(const Section& s) {
   spec.allow = read_names(s, "allow");
   const std::string action = s.string("firewall_action", "drop");
   if (action != "drop" && action != "reject") {
-    s.fail("firewall_action", "unknown firewall_action \"" + action + "\" — use \"drop\" or \"reject\"");
+    s.fail("firewall_action",
+           "unknown firewall_action \"" + action + "\" — use \"drop\" or \"reject\"");
   }
   spec.firewall_rejects = action == "reject";
   read_connect_rate(s, spec);
@@ -144,12 +152,14 @@ void check_cluster_names(const std::vector<Section>& sections, const Network& ne
   for (std::size_t i = 0; i < network.clusters.size(); ++i) {
     for (const std::string& other : network.clusters[i].allow) {
       if (other == network.clusters[i].name) {
-        sections[i].fail("allow", "cluster '" + other + "' allows itself — traffic inside a "
-                                  "cluster never crosses its router; remove it");
+        sections[i].fail("allow", "cluster '" + other +
+                                      "' allows itself — traffic inside a "
+                                      "cluster never crosses its router; remove it");
       }
       if (!first.count(other)) {
-        sections[i].fail("allow", "allow names '" + other + "', which is not a [[network.cluster]] "
-                                  "of this file — fix the name or add that cluster");
+        sections[i].fail("allow", "allow names '" + other +
+                                      "', which is not a [[network.cluster]] "
+                                      "of this file — fix the name or add that cluster");
       }
     }
   }
@@ -161,7 +171,8 @@ SynTiming read_syn(const std::optional<Section>& wan) {
   syn.syn_rto = wan->duration("syn_rto", syn.syn_rto);
   if (syn.syn_rto <= 0) wan->fail("syn_rto", "syn_rto must be positive — e.g. syn_rto = \"1s\"");
   syn.syn_retries = wan->count("syn_retries", syn.syn_retries, 0);
-  if (syn.syn_retries > 30) wan->fail("syn_retries", "syn_retries above 30 never ends — use e.g. 6");
+  if (syn.syn_retries > 30)
+    wan->fail("syn_retries", "syn_retries above 30 never ends — use e.g. 6");
   return syn;
 }
 
@@ -169,10 +180,12 @@ SynTiming read_syn(const std::optional<Section>& wan) {
 
 void read_wan(const Section& network, const toml::array& items, Network& out) {
   if (network.has("switch") || network.has("tree") || network.has("random_tree")) {
-    network.fail("cluster", "[[network.cluster]] cannot go with [[network.switch]], [network.tree] "
-                            "or [network.random_tree] — describe each cluster's switches inside it");
+    network.fail("cluster",
+                 "[[network.cluster]] cannot go with [[network.switch]], [network.tree] "
+                 "or [network.random_tree] — describe each cluster's switches inside it");
   }
-  if (items.empty()) network.fail("cluster", "network.cluster is empty — add a [[network.cluster]]");
+  if (items.empty())
+    network.fail("cluster", "network.cluster is empty — add a [[network.cluster]]");
   std::vector<Section> sections;
   for (std::size_t i = 0; i < items.size(); ++i) {
     sections.emplace_back(*items[i].as_table(), "network.cluster[" + std::to_string(i) + "]",
@@ -186,13 +199,14 @@ void read_wan(const Section& network, const toml::array& items, Network& out) {
   check_cluster_names(sections, out);
   const auto wan = network.sub("wan");
   if (!wan || !wan->has("rendezvous")) {
-    (wan ? *wan : network).fail_here(
-        "a WAN needs the cluster of the rendezvous — add [network.wan] rendezvous = \"" +
-        out.clusters.front().name + "\" (a cluster every process can connect to)");
+    (wan ? *wan : network)
+        .fail_here("a WAN needs the cluster of the rendezvous — add [network.wan] rendezvous = \"" +
+                   out.clusters.front().name + "\" (a cluster every process can connect to)");
   }
   out.rendezvous_cluster = wan->string("rendezvous", "");
-  const bool known = std::any_of(out.clusters.begin(), out.clusters.end(),
-                                 [&](const ClusterSpec& c) { return c.name == out.rendezvous_cluster; });
+  const bool known =
+      std::any_of(out.clusters.begin(), out.clusters.end(),
+                  [&](const ClusterSpec& c) { return c.name == out.rendezvous_cluster; });
   if (!known) {
     wan->fail("rendezvous", "rendezvous = \"" + out.rendezvous_cluster +
                                 "\" is not a [[network.cluster]] of this file — name one of them");
@@ -202,8 +216,9 @@ void read_wan(const Section& network, const toml::array& items, Network& out) {
 
 void check_wan_only_keys(const Section& network) {
   if (auto wan = network.sub("wan"); wan && !network.has("cluster")) {
-    network.fail("wan", "[network.wan] without [[network.cluster]] has nothing to apply to — add "
-                        "clusters or remove [network.wan]");
+    network.fail("wan",
+                 "[network.wan] without [[network.cluster]] has nothing to apply to — add "
+                 "clusters or remove [network.wan]");
   }
 }
 

@@ -64,11 +64,12 @@ SimgridConfig read_simgrid(const Section& root) {
     out.host_speed = s->number("host_speed", out.host_speed, 1, std::numeric_limits<double>::max());
     out.rtt_probe = s->string("rtt_probe", out.rtt_probe);
     if (out.rtt_probe != "flow" && out.rtt_probe != "route") {
-      s->fail("rtt_probe", "unknown probe mode \"" + out.rtt_probe + "\" — use \"flow\" or \"route\"");
+      s->fail("rtt_probe",
+              "unknown probe mode \"" + out.rtt_probe + "\" — use \"flow\" or \"route\"");
     }
-    out.latency_only_below = static_cast<std::uint64_t>(s->integer(
-        "latency_only_below", static_cast<std::int64_t>(out.latency_only_below), 0,
-        std::numeric_limits<std::int64_t>::max()));
+    out.latency_only_below = static_cast<std::uint64_t>(
+        s->integer("latency_only_below", static_cast<std::int64_t>(out.latency_only_below), 0,
+                   std::numeric_limits<std::int64_t>::max()));
   }
   return out;
 }

@@ -22,18 +22,17 @@ struct Schemas {
                         {"pingpong", K::Table, &pingpong},
                         {"intsort", K::Table, &intsort},
                         {"connectivity", K::Table, &connectivity}}};
-  TableSchema inference{
-      "[protocol.inference]",
-      {{"rtt_samples"},
-       {"rtt_parallel"},
-       {"min_jump_ratio"},
-       {"colocated_ratio"},
-       {"groups"},
-       {"tree"},
-       {"rtt_tree_tolerance"},
-       {"throughput_bytes"},
-       {"interference_drop"},
-       {"exact_max_groups"}}};
+  TableSchema inference{"[protocol.inference]",
+                        {{"rtt_samples"},
+                         {"rtt_parallel"},
+                         {"min_jump_ratio"},
+                         {"colocated_ratio"},
+                         {"groups"},
+                         {"tree"},
+                         {"rtt_tree_tolerance"},
+                         {"throughput_bytes"},
+                         {"interference_drop"},
+                         {"exact_max_groups"}}};
   TableSchema protocol{"[protocol]",
                        {{"plan"},
                         {"routing"},
@@ -46,7 +45,8 @@ struct Schemas {
                         {"directory"},
                         {"inference", K::Table, &inference}}};
   TableSchema placement{"[placement]", {{"procs_per_host"}, {"processes"}}};
-  TableSchema simgrid{"[simgrid]", {{"network_model"}, {"host_speed"}, {"rtt_probe"}, {"latency_only_below"}}};
+  TableSchema simgrid{"[simgrid]",
+                      {{"network_model"}, {"host_speed"}, {"rtt_probe"}, {"latency_only_below"}}};
   TableSchema level{"network.tree.levels[]",
                     {{"fanout"}, {"uplink_bandwidth"}, {"uplink_latency"}}};
   TableSchema tree{"[network.tree]",

@@ -37,13 +37,15 @@ std::vector<int> cluster_of_switches(const Network& network) {
   for (std::size_t s = 0; s < network.switches.size(); ++s) {
     if (cluster[s] >= 0 || network.switches[s].parent.empty()) continue;
     auto parent = index_of_switch.find(network.switches[s].parent);
-    if (parent != index_of_switch.end()) cluster[s] = cluster[static_cast<std::size_t>(parent->second)];
+    if (parent != index_of_switch.end())
+      cluster[s] = cluster[static_cast<std::size_t>(parent->second)];
   }
   return cluster;
 }
 
 ConnectOutcome policy_outcome(const Network& network, Place from, Place to) {
-  if (from.cluster < 0 || to.cluster < 0 || from.cluster == to.cluster) return ConnectOutcome::Accept;
+  if (from.cluster < 0 || to.cluster < 0 || from.cluster == to.cluster)
+    return ConnectOutcome::Accept;
   const ClusterSpec& src = network.clusters.at(static_cast<std::size_t>(from.cluster));
   const ClusterSpec& dst = network.clusters.at(static_cast<std::size_t>(to.cluster));
   // Leaving the source cluster: only a two-way firewall stops outbound attempts.

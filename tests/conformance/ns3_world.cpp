@@ -47,10 +47,10 @@ class Ns3World final : public World {
           directory);
     };
     ExitObserver observer(outcome.exits);
-    const auto summary = sim::ns3::run_ns3_with(
-        scenario, observer, sim::ns3::Ns3Options{},
-        runner::ProcessFactories{[&](Rank rank) { return make(rank); },
-                                 [&] { return make(kNoRank); }});
+    const auto summary =
+        sim::ns3::run_ns3_with(scenario, observer, sim::ns3::Ns3Options{},
+                               runner::ProcessFactories{[&](Rank rank) { return make(rank); },
+                                                        [&] { return make(kNoRank); }});
     outcome.all_exited_ok = summary.all_exited_ok;
     outcome.failure = summary.failure;
     return outcome;

@@ -61,7 +61,9 @@ TEST_CASE("ns3 stream: frames travel as bytes, filler as zeros, in order, then t
   CHECK(run.summary.all_exited_ok);
 }
 
-TEST_CASE("ns3 connect: unknown endpoint unreachable, exited target refused, a connect given up is silent") {
+TEST_CASE(
+    "ns3 connect: unknown endpoint unreachable, exited target refused, a connect given up is "
+    "silent") {
   const scenario::Scenario s = ns3test::three_level_scenario();
   // The process gives up on rank 3 after 30 us (its own deadline; the backend has none): rank 2
   // answers within that, rank 3 cannot.

@@ -70,15 +70,16 @@ struct Run {
     summary = sim::ns3::run_ns3_with(
         scenario, observer, options,
         runner::ProcessFactories{[this](Rank rank) {
-          auto it = scripts.find(rank);
-          return std::make_unique<Scripted>(it == scripts.end() ? Script{} : it->second,
-                                            &inputs[rank]);
-        },
-        [this] {
-          auto it = scripts.find(kNoRank);
-          return std::make_unique<Scripted>(it == scripts.end() ? Script{} : it->second,
-                                            &inputs[kNoRank]);
-        }});
+                                   auto it = scripts.find(rank);
+                                   return std::make_unique<Scripted>(
+                                       it == scripts.end() ? Script{} : it->second, &inputs[rank]);
+                                 },
+                                 [this] {
+                                   auto it = scripts.find(kNoRank);
+                                   return std::make_unique<Scripted>(
+                                       it == scripts.end() ? Script{} : it->second,
+                                       &inputs[kNoRank]);
+                                 }});
   }
 
   // The inputs of `rank` holding an event of type T, with their times, in order.

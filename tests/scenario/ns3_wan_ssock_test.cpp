@@ -65,14 +65,17 @@ TEST_CASE("ns3 wan: ssock-11-small without relays, every direct connect meets it
   };
   const auto summary = sim::ns3::run_ns3_with(
       s, observer, {},
-      runner::ProcessFactories{[&](Rank rank) {
-        const std::string label = "r" + std::to_string(rank);
-        return std::make_unique<ns3test::Scripted>(script(index_of(label)), &inputs[label]);
-      },
-      [&] { return std::make_unique<ns3test::Scripted>(ns3test::Script{}, &inputs["rendezvous"]); },
-      [&](const std::string& host) {
-        return std::make_unique<ns3test::Scripted>(script(index_of(host)), &inputs[host]);
-      }});
+      runner::ProcessFactories{
+          [&](Rank rank) {
+            const std::string label = "r" + std::to_string(rank);
+            return std::make_unique<ns3test::Scripted>(script(index_of(label)), &inputs[label]);
+          },
+          [&] {
+            return std::make_unique<ns3test::Scripted>(ns3test::Script{}, &inputs["rendezvous"]);
+          },
+          [&](const std::string& host) {
+            return std::make_unique<ns3test::Scripted>(script(index_of(host)), &inputs[host]);
+          }});
   CHECK(summary.all_exited_ok);
 
   std::map<scenario::ConnectOutcome, int> count;

@@ -199,14 +199,15 @@ TEST_CASE("ns3 wan: relays run on their hosts with their site; a NAT gateway is 
   };
   const auto summary = sim::ns3::run_ns3_with(
       s, observer, {},
-      runner::ProcessFactories{[&](Rank rank) {
-        return scripted("r" + std::to_string(rank),
-                        rank == 0 ? tries({gateway, nat_rank, inside}) : tries({}));
-      },
-      [&] { return scripted("rendezvous", {}); },
-      [&](const std::string& host) {
-        return scripted(host, host == "inb-relay0" ? tries({open_rank}) : tries({inside}));
-      }});
+      runner::ProcessFactories{
+          [&](Rank rank) {
+            return scripted("r" + std::to_string(rank),
+                            rank == 0 ? tries({gateway, nat_rank, inside}) : tries({}));
+          },
+          [&] { return scripted("rendezvous", {}); },
+          [&](const std::string& host) {
+            return scripted(host, host == "inb-relay0" ? tries({open_rank}) : tries({inside}));
+          }});
   CHECK(summary.all_exited_ok);
 
   auto outcome = [&inputs](const std::string& who, ConnId conn) {
@@ -260,23 +261,25 @@ TEST_CASE("ns3 wan: a [[faults]] kill ends the relay at its time and closes its 
   const auto summary = sim::ns3::run_ns3_with(
       s, observer, {},
       runner::ProcessFactories{[&](Rank rank) {
-        // rank 1 (cluster b) connects to the relay and leaves when the connection closes.
-        return scripted("r" + std::to_string(rank),
-                        [rank, relay](ns3test::Scripted& self, const Input& input) {
-                          if (std::holds_alternative<StartedInput>(input.event)) {
-                            if (rank == 1)
-                              self.command(ConnectCmd{1, relay});
-                            else
-                              self.command(ExitCmd{true, ""});
-                          }
-                          if (std::holds_alternative<ClosedInput>(input.event))
-                            self.command(ExitCmd{true, ""});
-                        });
-      },
-      [&] { return scripted("rendezvous", {}); },
-      [&](const std::string& host) {  // waits until the kill
-        return scripted(host, [](ns3test::Scripted&, const Input&) {});
-      }});
+                                 // rank 1 (cluster b) connects to the relay and leaves when the
+                                 // connection closes.
+                                 return scripted(
+                                     "r" + std::to_string(rank),
+                                     [rank, relay](ns3test::Scripted& self, const Input& input) {
+                                       if (std::holds_alternative<StartedInput>(input.event)) {
+                                         if (rank == 1)
+                                           self.command(ConnectCmd{1, relay});
+                                         else
+                                           self.command(ExitCmd{true, ""});
+                                       }
+                                       if (std::holds_alternative<ClosedInput>(input.event))
+                                         self.command(ExitCmd{true, ""});
+                                     });
+                               },
+                               [&] { return scripted("rendezvous", {}); },
+                               [&](const std::string& host) {  // waits until the kill
+                                 return scripted(host, [](ns3test::Scripted&, const Input&) {});
+                               }});
   CHECK(summary.all_exited_ok);
   TimeNs closed_at = -1;
   for (const Input& input : inputs["r1"])

@@ -29,13 +29,13 @@ void ScriptedRun::run(const scenario::Scenario& scenario, runner::RunObserver& o
   summary = sim::simgrid::run_simgrid_with(
       scenario, observer,
       runner::ProcessFactories{[&](Rank rank) {
-        return std::make_unique<ScriptedProcess>(script_for(rank),
-                                                 record ? &inputs[rank] : nullptr);
-      },
-      [&] {
-        return std::make_unique<ScriptedProcess>(script_for(kNoRank),
-                                                 record ? &inputs[kNoRank] : nullptr);
-      }});
+                                 return std::make_unique<ScriptedProcess>(
+                                     script_for(rank), record ? &inputs[rank] : nullptr);
+                               },
+                               [&] {
+                                 return std::make_unique<ScriptedProcess>(
+                                     script_for(kNoRank), record ? &inputs[kNoRank] : nullptr);
+                               }});
 }
 
 Endpoint endpoint_of(const scenario::Scenario& scenario, Rank rank) {

@@ -97,7 +97,8 @@ TEST_CASE("connection: unknown endpoint unreachable at once and exited target re
   CHECK(run.summary.all_exited_ok);
 }
 
-TEST_CASE("connection: a connect the process gives up on is never reported and the acceptor is reset") {
+TEST_CASE(
+    "connection: a connect the process gives up on is never reported and the acceptor is reset") {
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;
   test::ScriptedRun run;

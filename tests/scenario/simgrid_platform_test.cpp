@@ -153,7 +153,8 @@ relay_at = "gateway"
   }
   {  // inside a cluster the WAN is not crossed
     const Route r = route(host("a.0-h00"), host("a-relay0"));
-    CHECK(r.links == std::vector<std::string>{"a.0-h00.link_UP", "a.0.uplink_UP", "a-relay0.link_DOWN"});
+    CHECK(r.links ==
+          std::vector<std::string>{"a.0-h00.link_UP", "a.0.uplink_UP", "a-relay0.link_DOWN"});
   }
   CHECK(p.rendezvous->get_name() == "rendezvous");
   CHECK(route(p.rendezvous, host("b-gw0")).links.size() == 2);  // both on b's root switch

@@ -101,7 +101,9 @@ TEST_CASE("throughput probe: two transfers sharing an uplink get half each, alon
   for (int rank : {1, 2, 3})
     for (const auto& [now, m] : run.of<ThroughputMeasuredInput>(rank)) by_probe[m.probe] = m;
   REQUIRE(by_probe.size() == 5);
-  const auto seconds = [&](std::uint64_t probe) { return static_cast<double>(by_probe[probe].elapsed) / 1e9; };
+  const auto seconds = [&](std::uint64_t probe) {
+    return static_cast<double>(by_probe[probe].elapsed) / 1e9;
+  };
   const double link_s = kBytes / 125e6;  // 80 ms on a free link
   CHECK(by_probe[1].ok);
   CHECK(by_probe[1].bytes == kBytes);

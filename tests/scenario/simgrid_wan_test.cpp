@@ -154,7 +154,8 @@ TEST_CASE("wan: a scenario fault kill closes the process's connections for its p
   CHECK(run.of<TimerFiredInput>(3).empty());
   bool killed = false;
   for (const auto& exit : observer.exits)
-    if (exit.proc == "r3") killed = exit.reason.find("[[faults]]") != std::string::npos && exit.now == 2 * kNsPerSec;
+    if (exit.proc == "r3")
+      killed = exit.reason.find("[[faults]]") != std::string::npos && exit.now == 2 * kNsPerSec;
   CHECK(killed);
   CHECK(run.summary.all_exited_ok);
 }

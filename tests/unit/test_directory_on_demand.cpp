@@ -47,7 +47,8 @@ TEST_CASE("rank runs round trip any list, and a block group costs one run", "[wi
     for (std::uint64_t i = 0; i < length; ++i) {
       // Mostly consecutive stretches, sometimes a jump, a repeat or a step back.
       const auto pick = rng.uniform(10);
-      std::int32_t next = list.empty() ? static_cast<std::int32_t>(rng.uniform(1000)) - 500 : list.back() + 1;
+      std::int32_t next =
+          list.empty() ? static_cast<std::int32_t>(rng.uniform(1000)) - 500 : list.back() + 1;
       if (pick == 0) next += static_cast<std::int32_t>(rng.uniform(50));
       if (pick == 1 && !list.empty()) next = list.back();
       if (pick == 2) next -= static_cast<std::int32_t>(rng.uniform(20));
@@ -64,7 +65,8 @@ TEST_CASE("rank runs round trip any list, and a block group costs one run", "[wi
   CHECK(w.take().size() == 4 + 8);
 }
 
-TEST_CASE("rank runs reject empty, overflowing, oversized and truncated runs", "[wire][directory]") {
+TEST_CASE("rank runs reject empty, overflowing, oversized and truncated runs",
+          "[wire][directory]") {
   auto read = [](const Bytes& bytes, std::size_t max) {
     Reader r(bytes);
     auto list = r.i32_runs(max);
@@ -82,7 +84,8 @@ TEST_CASE("rank runs reject empty, overflowing, oversized and truncated runs", "
 }
 
 TEST_CASE("endpoint query and reply round trip and reject nonsense", "[wire][directory]") {
-  auto q = read_endpoint_query(std::get<Frame>(decode_one(encode(make_endpoint_query({{3, 1, 4}})))));
+  auto q =
+      read_endpoint_query(std::get<Frame>(decode_one(encode(make_endpoint_query({{3, 1, 4}})))));
   REQUIRE(std::holds_alternative<EndpointQueryMsg>(q));
   CHECK(std::get<EndpointQueryMsg>(q).ranks == std::vector<Rank>{3, 1, 4});
 
@@ -94,7 +97,8 @@ TEST_CASE("endpoint query and reply round trip and reject nonsense", "[wire][dir
   CHECK(std::holds_alternative<DecodeError>(read_endpoint_query(make_endpoint_query({{-2}}))));
   CHECK(std::holds_alternative<DecodeError>(read_endpoint_reply(make_endpoint_reply({{1}, {""}}))));
   // Fewer endpoints than ranks: the payload ends early.
-  CHECK(std::holds_alternative<DecodeError>(read_endpoint_reply(make_endpoint_reply({{1, 2}, {"a"}}))));
+  CHECK(std::holds_alternative<DecodeError>(
+      read_endpoint_reply(make_endpoint_reply({{1, 2}, {"a"}}))));
   Frame trailing = make_endpoint_query({{1}});
   trailing.payload.push_back(0);
   CHECK(std::holds_alternative<DecodeError>(read_endpoint_query(trailing)));
@@ -149,7 +153,8 @@ TEST_CASE("toy world: the directory on demand makes the same decisions as the fu
   auto [full, full_reports] = run(DirectoryMode::Full);
   auto [on_demand, reports] = run(DirectoryMode::OnDemand);
   CHECK(reports["workload"][0]["verified"] == true);
-  CHECK(reports["inference"][0]["groups"].get<Groups>() == Groups{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}});
+  CHECK(reports["inference"][0]["groups"].get<Groups>() ==
+        Groups{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}});
   std::uint64_t shortcuts = 0;
   for (auto& n : reports["node"]) shortcuts += n["shortcuts_opened"].get<std::uint64_t>();
   CHECK(shortcuts > 0);

@@ -21,7 +21,8 @@ Bytes key_message(std::vector<std::uint32_t> keys) {
 
 std::vector<SortSummary> two_ranks(std::vector<std::uint32_t> out0, std::vector<std::uint32_t> out1,
                                    std::vector<std::uint32_t> in0, std::vector<std::uint32_t> in1) {
-  return {summarize_output({{0, key_message(out0)}}, in0), summarize_output({{1, key_message(out1)}}, in1)};
+  return {summarize_output({{0, key_message(out0)}}, in0),
+          summarize_output({{1, key_message(out1)}}, in1)};
 }
 
 }  // namespace

@@ -38,8 +38,7 @@ struct LogObserver final : runner::RunObserver {
 };
 
 ProcessRow rank_row(Rank rank) {
-  return {Role::Node, rank, "r" + std::to_string(rank), "h" + std::to_string(rank) + ":0", "h",
-          ""};
+  return {Role::Node, rank, "r" + std::to_string(rank), "h" + std::to_string(rank) + ":0", "h", ""};
 }
 
 ProcessTable small_table(LogObserver& log) {
@@ -129,7 +128,8 @@ TEST_CASE("process table: the first failure is the run's; finish fails who never
   CHECK(summary.end == 900);  // the rendezvous and the relay were failed at the clock
   CHECK(table.all_exited());
   const std::vector<std::string> tail(log.lines.end() - 4, log.lines.end());
-  CHECK(tail[0] == "exit rendezvous 900 failed still waiting when the simulation ran out of events");
+  CHECK(tail[0] ==
+        "exit rendezvous 900 failed still waiting when the simulation ran out of events");
   CHECK(tail[2] == "count inference.rtt_probes 3");
   CHECK(tail[3] == "count inference.throughput_probes 0");  // reported even when zero
 }
@@ -174,9 +174,9 @@ TEST_CASE("driver: an input that arises while commands run waits for them (no re
   CHECK(seen == std::vector<std::string>{"started", "failed"});
   CHECK(adapter.performed == std::vector<std::string>{"connect 7", "connect done", "exit"});
   // The first input also brings the first progress line.
-  CHECK(log.lines == std::vector<std::string>{
-                         "progress toy: t=0.000 s, 1 inputs, 2 of 2 ranks running",
-                         "trace r0 42 after_connect", "exit r0 42 ok done"});
+  CHECK(log.lines ==
+        std::vector<std::string>{"progress toy: t=0.000 s, 1 inputs, 2 of 2 ranks running",
+                                 "trace r0 42 after_connect", "exit r0 42 ok done"});
   CHECK(adapter.driver().exited());
   adapter.input(TimerFiredInput{1});  // after the exit: dropped
   CHECK(seen.size() == 2);

@@ -30,14 +30,16 @@ Layout layout(std::vector<int> hosts_per_switch, int procs_per_host) {
 Groups truth(const Layout& l) {
   Groups g;
   std::map<int, std::vector<Rank>> by_switch;
-  for (std::size_t r = 0; r < l.switch_of.size(); ++r) by_switch[l.switch_of[r]].push_back(static_cast<Rank>(r));
+  for (std::size_t r = 0; r < l.switch_of.size(); ++r)
+    by_switch[l.switch_of[r]].push_back(static_cast<Rank>(r));
   for (auto& [s, ranks] : by_switch) g.push_back(ranks);
   return g;
 }
 
 std::vector<std::string> trace_lines(const ToyWorld& w) {
   std::vector<std::string> out;
-  for (const auto& t : w.traces) out.push_back(t.proc + " " + t.trace.kind + " " + t.trace.detail.dump());
+  for (const auto& t : w.traces)
+    out.push_back(t.proc + " " + t.trace.kind + " " + t.trace.detail.dump());
   return out;
 }
 
@@ -115,7 +117,8 @@ TEST_CASE("toy world: the same seed gives the same decisions", "[protocol][deter
   CHECK(trace_lines(a) == trace_lines(b));
 }
 
-TEST_CASE("toy world: a garbage frame is rejected with a reason, the run goes on", "[protocol][faults]") {
+TEST_CASE("toy world: a garbage frame is rejected with a reason, the run goes on",
+          "[protocol][faults]") {
   Layout l = layout({3, 3}, 1);
   ProtocolConfig cfg;
   cfg.workload.kind = WorkloadKind::None;
@@ -135,13 +138,15 @@ TEST_CASE("toy world: a garbage frame is rejected with a reason, the run goes on
   for (auto& t : w.traces) {
     if (t.proc == "r2" && t.trace.kind == "frame_rejected") {
       rejected = true;
-      CHECK_THAT(t.trace.detail["reason"].get<std::string>(), Catch::Contains("unknown frame type 99"));
+      CHECK_THAT(t.trace.detail["reason"].get<std::string>(),
+                 Catch::Contains("unknown frame type 99"));
     }
   }
   CHECK(rejected);
 }
 
-TEST_CASE("toy world: a rank that never registers is named by the rendezvous", "[protocol][faults]") {
+TEST_CASE("toy world: a rank that never registers is named by the rendezvous",
+          "[protocol][faults]") {
   Layout l = layout({2, 2}, 1);
   ProtocolConfig cfg;
   cfg.registration_timeout = 2 * kNsPerSec;

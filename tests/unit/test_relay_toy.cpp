@@ -161,6 +161,7 @@ TEST_CASE("relay toy: plan all without relays routes around pairs that cannot co
   const Reach r = reach(w);
   CHECK(r.reached.size() == 30u);
   std::uint64_t relayed = 0;
-  for (const auto& node : w.reports["node"]) relayed += node["messages_relayed"].get<std::uint64_t>();
+  for (const auto& node : w.reports["node"])
+    relayed += node["messages_relayed"].get<std::uint64_t>();
   CHECK(relayed > 0);  // a <-> c through a rank of b
 }

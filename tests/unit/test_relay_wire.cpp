@@ -9,7 +9,9 @@ using namespace tsunagi::wire;
 
 namespace {
 
-Frame through_bytes(const Frame& f) { return std::get<Frame>(decode_one(encode(f))); }
+Frame through_bytes(const Frame& f) {
+  return std::get<Frame>(decode_one(encode(f)));
+}
 
 template <class T>
 std::string error_of(const Decoded<T>& decoded) {
@@ -27,7 +29,8 @@ Frame with_payload(FrameType type, Bytes payload) {
 }  // namespace
 
 TEST_CASE("relay frames round trip", "[wire][relay]") {
-  auto reg = read_relay_register(through_bytes(make_relay_register({{"chiba-relay0", "chiba", "10.0.0.9:7"}})));
+  auto reg = read_relay_register(
+      through_bytes(make_relay_register({{"chiba-relay0", "chiba", "10.0.0.9:7"}})));
   REQUIRE(error_of(reg).empty());
   CHECK(std::get<RelayRegisterMsg>(reg).relay.site == "chiba");
 

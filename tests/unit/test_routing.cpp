@@ -53,7 +53,10 @@ std::vector<RoutingRounds> converge(const Graph& g, std::uint64_t order_seed) {
   int n = static_cast<int>(g.size());
   std::vector<RoutingRounds> nodes;
   for (Rank u = 0; u < n; ++u) nodes.emplace_back(u, n, g[static_cast<std::size_t>(u)]);
-  struct Msg { Rank from, to; wire::RouteRoundMsg m; };
+  struct Msg {
+    Rank from, to;
+    wire::RouteRoundMsg m;
+  };
   std::vector<std::deque<Msg>> links;  // one FIFO per directed link, picked at random
   std::map<std::pair<Rank, Rank>, std::size_t> link_index;
   auto send_all = [&](Rank u) {
@@ -72,7 +75,8 @@ std::vector<RoutingRounds> converge(const Graph& g, std::uint64_t order_seed) {
   Rng rng(order_seed);
   for (int guard = 0; guard < 1'000'000; ++guard) {
     std::vector<std::size_t> busy;
-    for (std::size_t i = 0; i < links.size(); ++i) if (!links[i].empty()) busy.push_back(i);
+    for (std::size_t i = 0; i < links.size(); ++i)
+      if (!links[i].empty()) busy.push_back(i);
     if (busy.empty()) break;
     auto& q = links[busy[rng.uniform(busy.size())]];
     Msg msg = q.front();
@@ -124,7 +128,9 @@ TEST_CASE("routes converge to shortest paths with lowest-rank ties, whatever the
         auto dd = bfs(g, d);
         Rank expect = kNoRank;
         for (Rank v : g[static_cast<std::size_t>(u)]) {
-          if (dd[static_cast<std::size_t>(v)] == dist[static_cast<std::size_t>(d)] - 1 && (expect == kNoRank || v < expect)) expect = v;
+          if (dd[static_cast<std::size_t>(v)] == dist[static_cast<std::size_t>(d)] - 1 &&
+              (expect == kNoRank || v < expect))
+            expect = v;
         }
         CHECK(node.next_hop(d) == expect);
       }

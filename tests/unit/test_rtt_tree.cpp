@@ -12,18 +12,32 @@ namespace {
 // plus the host links, plus a little noise.
 std::vector<std::vector<TimeNs>> rtts_of(const SwitchTree& t, const std::vector<TimeNs>& level_lat,
                                          Rng& rng, TimeNs noise) {
-  auto depth = [&](int n) { int d = 0; while (t.parent[static_cast<std::size_t>(n)] >= 0) { n = t.parent[static_cast<std::size_t>(n)]; ++d; } return d; };
-  std::vector<std::vector<TimeNs>> rtt(static_cast<std::size_t>(t.leaves), std::vector<TimeNs>(static_cast<std::size_t>(t.leaves), 0));
+  auto depth = [&](int n) {
+    int d = 0;
+    while (t.parent[static_cast<std::size_t>(n)] >= 0) {
+      n = t.parent[static_cast<std::size_t>(n)];
+      ++d;
+    }
+    return d;
+  };
+  std::vector<std::vector<TimeNs>> rtt(static_cast<std::size_t>(t.leaves),
+                                       std::vector<TimeNs>(static_cast<std::size_t>(t.leaves), 0));
   for (int a = 0; a < t.leaves; ++a)
     for (int b = 0; b < t.leaves; ++b) {
       if (a == b) continue;
       TimeNs sum = 20'000;  // host links
       int x = a, y = b;
       while (x != y) {
-        if (depth(x) >= depth(y)) { sum += 2 * level_lat[static_cast<std::size_t>(depth(x))]; x = t.parent[static_cast<std::size_t>(x)]; }
-        else { sum += 2 * level_lat[static_cast<std::size_t>(depth(y))]; y = t.parent[static_cast<std::size_t>(y)]; }
+        if (depth(x) >= depth(y)) {
+          sum += 2 * level_lat[static_cast<std::size_t>(depth(x))];
+          x = t.parent[static_cast<std::size_t>(x)];
+        } else {
+          sum += 2 * level_lat[static_cast<std::size_t>(depth(y))];
+          y = t.parent[static_cast<std::size_t>(y)];
+        }
       }
-      rtt[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = sum + static_cast<TimeNs>(rng.uniform(static_cast<std::uint64_t>(noise) + 1));
+      rtt[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] =
+          sum + static_cast<TimeNs>(rng.uniform(static_cast<std::uint64_t>(noise) + 1));
     }
   return rtt;
 }
@@ -66,15 +80,18 @@ TEST_CASE("rtt tree: limit — RTT that does not grow with the meeting height mi
   // root 6 -> {A 7: {0, 1}, B 8: {2, 3}, C 9: {4, 5}}. A's hosts sit behind slow 50 us leaf
   // links and C behind a 100 us uplink: leaves of A are nearer to B than to each other.
   const SwitchTree truth = tree_of(6, {7, 7, 8, 8, 9, 9, -1, 6, 6, 6});
-  const std::vector<TimeNs> uplink = {50'000, 50'000, 5'000, 5'000, 5'000, 5'000, 0, 5'000, 5'000, 100'000};
+  const std::vector<TimeNs> uplink = {50'000, 50'000, 5'000, 5'000, 5'000,
+                                      5'000,  0,      5'000, 5'000, 100'000};
   std::vector<std::vector<TimeNs>> rtt(6, std::vector<TimeNs>(6, 0));
   for (int a = 0; a < 6; ++a)
     for (int b = 0; b < 6; ++b) {
       if (a == b) continue;
-      TimeNs sum = 20'000 + 2 * uplink[static_cast<std::size_t>(a)] + 2 * uplink[static_cast<std::size_t>(b)];
+      TimeNs sum = 20'000 + 2 * uplink[static_cast<std::size_t>(a)] +
+                   2 * uplink[static_cast<std::size_t>(b)];
       const int pa = truth.parent[static_cast<std::size_t>(a)];
       const int pb = truth.parent[static_cast<std::size_t>(b)];
-      if (pa != pb) sum += 2 * uplink[static_cast<std::size_t>(pa)] + 2 * uplink[static_cast<std::size_t>(pb)];
+      if (pa != pb)
+        sum += 2 * uplink[static_cast<std::size_t>(pa)] + 2 * uplink[static_cast<std::size_t>(pb)];
       rtt[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = sum;
     }
   CHECK_FALSE(same_unrooted_tree(tree_from_rtts(rtt, 0.05), truth));

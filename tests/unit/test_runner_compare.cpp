@@ -20,9 +20,8 @@ class RunDir {
  public:
   explicit RunDir(const std::string& trace, const std::string& groups = "[[0,1],[2]]") {
     static std::atomic<int> counter{0};
-    path_ = fs::temp_directory_path() /
-            ("tsunagi-compare-test-" + std::to_string(::getpid()) + "-" +
-             std::to_string(counter++));
+    path_ = fs::temp_directory_path() / ("tsunagi-compare-test-" + std::to_string(::getpid()) +
+                                         "-" + std::to_string(counter++));
     fs::create_directories(path_);
     std::ofstream(path_ / "trace.jsonl") << trace;
     std::ofstream(path_ / "result.json") << "{\"inference\":{\"groups\":" << groups << "}}\n";
@@ -97,8 +96,7 @@ TEST_CASE("runner: a different detail is reported with process, decision and pla
   const auto outcome = compare_runs(a.path(), b.path());
   CHECK_FALSE(outcome.same);
   REQUIRE(outcome.differences.size() == 1);
-  CHECK(outcome.differences[0] ==
-        "proc r0, decision #1 (kind routes): at /table/1: A=2, B=9");
+  CHECK(outcome.differences[0] == "proc r0, decision #1 (kind routes): at /table/1: A=2, B=9");
 }
 
 TEST_CASE("runner: a different kind is reported", "[runner][compare]") {
@@ -165,7 +163,8 @@ TEST_CASE("runner: missing directories and files are clear errors", "[runner][co
                     Catch::Contains("/nonexistent/tsunagi-run does not exist"));
   RunDir b(kBase);
   fs::remove(b.path() / "result.json");
-  CHECK_THROWS_WITH(compare_runs(a.path(), b.path()), Catch::Contains("result.json does not exist"));
+  CHECK_THROWS_WITH(compare_runs(a.path(), b.path()),
+                    Catch::Contains("result.json does not exist"));
 }
 
 TEST_CASE("runner: a malformed trace line names file and line", "[runner][compare]") {

@@ -17,8 +17,8 @@ namespace {
 
 fs::path fresh_dir() {
   static std::atomic<int> counter{0};
-  return fs::temp_directory_path() / ("tsunagi-output-test-" + std::to_string(::getpid()) + "-" +
-                                      std::to_string(counter++));
+  return fs::temp_directory_path() /
+         ("tsunagi-output-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
 }
 
 std::string slurp(const fs::path& file) {
@@ -33,9 +33,10 @@ std::string slurp(const fs::path& file) {
 TEST_CASE("runner: result.json reads back and keeps rank lists on one line", "[runner]") {
   const fs::path dir = fresh_dir();
   tsunagi::runner::prepare_output_dir(dir / "nested");
-  ordered_json result = {{"scenario", "x"},
-                         {"inference", {{"groups", {{0, 1}, {2, 3}}}, {"empty", ordered_json::object()}}},
-                         {"run", {{"failed_exits", {{{"proc", "r1"}}}}}}};
+  ordered_json result = {
+      {"scenario", "x"},
+      {"inference", {{"groups", {{0, 1}, {2, 3}}}, {"empty", ordered_json::object()}}},
+      {"run", {{"failed_exits", {{{"proc", "r1"}}}}}}};
   const fs::path file = dir / "nested" / "result.json";
   tsunagi::runner::write_result_file(file, result);
   const std::string text = slurp(file);
@@ -62,8 +63,7 @@ TEST_CASE("runner: an output path that is a file is refused before the run", "[r
   const fs::path dir = fresh_dir();
   fs::create_directories(dir);
   std::ofstream(dir / "plain") << "x";
-  CHECK_THROWS_AS(tsunagi::runner::prepare_output_dir(dir / "plain"),
-                  tsunagi::runner::OutputError);
+  CHECK_THROWS_AS(tsunagi::runner::prepare_output_dir(dir / "plain"), tsunagi::runner::OutputError);
   fs::remove_all(dir);
 }
 
@@ -74,8 +74,10 @@ TEST_CASE("runner: relays.dot draws each site, relay and link once", "[runner][r
   tsunagi::runner::Recorder recorder;
   CHECK_FALSE(tsunagi::runner::write_relay_graph(file, recorder));  // no relay: no file
   CHECK_FALSE(fs::exists(file));
-  recorder.on_report("a-relay0", 5, {"relay", {{"relay", "a-relay0"}, {"site", "a"}, {"links", {"b-gw0"}}}});
-  recorder.on_report("b-gw0", 5, {"relay", {{"relay", "b-gw0"}, {"site", "b"}, {"links", {"a-relay0"}}}});
+  recorder.on_report("a-relay0", 5,
+                     {"relay", {{"relay", "a-relay0"}, {"site", "a"}, {"links", {"b-gw0"}}}});
+  recorder.on_report("b-gw0", 5,
+                     {"relay", {{"relay", "b-gw0"}, {"site", "b"}, {"links", {"a-relay0"}}}});
   REQUIRE(tsunagi::runner::write_relay_graph(file, recorder));
   const std::string dot = slurp(file);
   CHECK(dot.find("label = \"a\";") != std::string::npos);

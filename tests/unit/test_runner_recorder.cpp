@@ -87,7 +87,10 @@ TEST_CASE("runner: a recorder without a progress sink drops progress", "[runner]
 
 TEST_CASE("runner: invalid UTF-8 in a detail does not abort the trace", "[runner]") {
   Recorder recorder;
-  recorder.on_trace("r0", 1, TraceCmd{"bytes", {{"raw", std::string("a\xff" "b")}}});
+  recorder.on_trace("r0", 1,
+                    TraceCmd{"bytes",
+                             {{"raw", std::string("a\xff"
+                                                  "b")}}});
   std::ostringstream out;
   CHECK_NOTHROW(recorder.write_trace(out));
   CHECK(out.str().find("\"kind\":\"bytes\"") != std::string::npos);

@@ -31,10 +31,15 @@ RunFacts synthetic_facts() {
 }
 
 json node_report(int rank, int statics, int peak, int opened) {
-  return {{"rank", rank},           {"messages_sent", 10},      {"messages_delivered", 9},
-          {"messages_relayed", 2},  {"static_connections", statics},
-          {"max_connections", peak}, {"shortcuts_opened", opened},
-          {"shortcuts_evicted", 1}, {"rtt_probes", 6}};
+  return {{"rank", rank},
+          {"messages_sent", 10},
+          {"messages_delivered", 9},
+          {"messages_relayed", 2},
+          {"static_connections", statics},
+          {"max_connections", peak},
+          {"shortcuts_opened", opened},
+          {"shortcuts_evicted", 1},
+          {"rtt_probes", 6}};
 }
 
 // A complete, successful run of 4 ranks on two switches: static connections form a ring
@@ -42,16 +47,18 @@ json node_report(int rank, int statics, int peak, int opened) {
 void record_complete_run(Recorder& recorder) {
   for (int rank = 0; rank < kProcesses; ++rank) {
     const std::string proc = tsunagi::runner::process_label(rank);
-    recorder.on_report(proc, 100, ReportCmd{"node", node_report(rank, 2, rank % 2 ? 2 : 3,
-                                                                rank % 2 ? 0 : 1)});
+    recorder.on_report(proc, 100,
+                       ReportCmd{"node", node_report(rank, 2, rank % 2 ? 2 : 3, rank % 2 ? 0 : 1)});
     recorder.on_exit(proc, 100, ExitCmd{true, ""});
   }
   recorder.on_report("rendezvous", 50,
                      ReportCmd{"inference", {{"groups", {{2, 3}, {0, 1}}}, {"rtt_probes", 24}}});
-  recorder.on_report("r0", 90, ReportCmd{"workload", {{"name", "intsort"},
-                                                      {"makespan_ns", 1'500'000'000},
-                                                      {"verified", true},
-                                                      {"keys", 1024}}});
+  recorder.on_report("r0", 90,
+                     ReportCmd{"workload",
+                               {{"name", "intsort"},
+                                {"makespan_ns", 1'500'000'000},
+                                {"verified", true},
+                                {"keys", 1024}}});
   recorder.on_exit("rendezvous", 100, ExitCmd{true, ""});
 }
 
@@ -152,9 +159,9 @@ TEST_CASE("runner: result figures follow the report contract", "[runner]") {
   CHECK(r["inference"]["rtt_probes_by_nodes"] == 24);
   CHECK(r["connections"]["max_per_node"] == 3);
   CHECK(r["connections"]["mean_per_node"] == Approx(2.5));
-  CHECK(r["connections"]["static"] == 4);          // 8 ends / 2
+  CHECK(r["connections"]["static"] == 4);  // 8 ends / 2
   CHECK(r["connections"]["shortcuts_opened"] == 2);
-  CHECK(r["connections"]["total"] == 6);           // 4 static + 2 shortcuts
+  CHECK(r["connections"]["total"] == 6);  // 4 static + 2 shortcuts
   CHECK(r["connections"]["shortcuts_evicted"] == 4);
   CHECK(r["messages"]["sent"] == 40);
   CHECK(r["messages"]["delivered"] == 36);
@@ -170,8 +177,8 @@ TEST_CASE("runner: result figures follow the report contract", "[runner]") {
 TEST_CASE("runner: wrongly inferred groups are scored, not a failure", "[runner]") {
   Recorder recorder;
   record_complete_run(recorder);
-  recorder.on_report("rendezvous", 60, ReportCmd{"inference", {{"groups", {{0, 1, 2, 3}}},
-                                                               {"rtt_probes", 24}}});
+  recorder.on_report("rendezvous", 60,
+                     ReportCmd{"inference", {{"groups", {{0, 1, 2, 3}}}, {"rtt_probes", 24}}});
   const auto result = build_result(synthetic_facts(), recorder);
   CHECK(result.json["inference"]["groups_correct"] == false);
   CHECK(result.json["inference"]["groups_count"] == 1);
@@ -241,8 +248,9 @@ TEST_CASE("runner: a backend count fills a key no process reported", "[runner]")
 TEST_CASE("runner: failed verification and failed exits fail the run", "[runner]") {
   Recorder recorder;
   record_complete_run(recorder);
-  recorder.on_report("r0", 95, ReportCmd{"workload", {{"name", "intsort"}, {"makespan_ns", 5},
-                                                      {"verified", false}}});
+  recorder.on_report(
+      "r0", 95,
+      ReportCmd{"workload", {{"name", "intsort"}, {"makespan_ns", 5}, {"verified", false}}});
   recorder.on_exit("r3", 99, ExitCmd{false, "peer r1 unreachable"});
   RunFacts facts = synthetic_facts();
   facts.summary.all_exited_ok = false;

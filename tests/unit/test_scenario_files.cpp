@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "tsunagi/model/topology/switch_inference.hpp"
 #include <map>
+#include "tsunagi/model/topology/switch_inference.hpp"
 
 #include "tsunagi/scenarios/loader.hpp"
 
@@ -62,12 +62,15 @@ std::vector<Rank> near_peers(const Scenario& s, Rank self) {
   };
   std::vector<RttSample> row;
   for (Rank r = 0; r < s.protocol.processes; ++r) {
-    if (r != self) row.push_back({r, 2 * one_way_latency(s.network, switch_of(self), switch_of(r))});
+    if (r != self)
+      row.push_back({r, 2 * one_way_latency(s.network, switch_of(self), switch_of(r))});
   }
   return infer_own_switch(row, s.protocol.inference).near;
 }
 
-std::size_t near_peer_count(const Scenario& s, Rank self) { return near_peers(s, self).size(); }
+std::size_t near_peer_count(const Scenario& s, Rank self) {
+  return near_peers(s, self).size();
+}
 
 }  // namespace
 

@@ -99,14 +99,17 @@ TEST_CASE("wan: --set reaches the new keys, clusters by name", "[scenario][wan][
 
 TEST_CASE("wan: faults name a process of the scenario", "[scenario][wan][faults]") {
   const Scenario s = load_scenario_string(
-      kWan + "[[faults]]\nkill = \"a-relay0\"\nat = \"2s\"\n[[faults]]\nkill = \"r3\"\nat = \"1ms\"\n",
+      kWan +
+          "[[faults]]\nkill = \"a-relay0\"\nat = \"2s\"\n[[faults]]\nkill = \"r3\"\nat = \"1ms\"\n",
       "wan.toml");
   REQUIRE(s.faults.size() == 2);
   CHECK(s.faults[0] == FaultSpec{"a-relay0", 2 * kNsPerSec});
   CHECK(s.faults[1] == FaultSpec{"r3", kNsPerMs});
   auto f = failure_of(kWan + "[[faults]]\nkill = \"r9\"\nat = \"1s\"\n");
   CHECK(f.line == 25);
-  CHECK_THAT(f.what, Contains("no process is labelled 'r9' — use r0..r8, rendezvous or a relay such as a-relay0"));
+  CHECK_THAT(
+      f.what,
+      Contains("no process is labelled 'r9' — use r0..r8, rendezvous or a relay such as a-relay0"));
   auto g = failure_of(kWan + "[[faults]]\nkill = \"r1\"\n");
   CHECK(g.line == 24);
   CHECK_THAT(g.what, Contains("needs kill and at"));
@@ -124,9 +127,11 @@ TEST_CASE("wan: errors name the line and the fix", "[scenario][wan][errors]") {
   CHECK_THAT(open_allow.what, Contains("allow only applies to policy = \"firewall\""));
   auto nat_action = failure_of(kWan + "firewall_action = \"reject\"\n");
   CHECK_THAT(nat_action.what, Contains("firewall_action only applies to a firewall"));
-  auto bad_policy = failure_of(kWan + "[[network.cluster]]\nname = \"d\"\nhosts = 1\npolicy = \"nats\"\n");
+  auto bad_policy =
+      failure_of(kWan + "[[network.cluster]]\nname = \"d\"\nhosts = 1\npolicy = \"nats\"\n");
   CHECK(bad_policy.line == 27);
-  CHECK_THAT(bad_policy.what, Contains("use \"open\", \"firewall\", \"inbound_firewall\" or \"nat\""));
+  CHECK_THAT(bad_policy.what,
+             Contains("use \"open\", \"firewall\", \"inbound_firewall\" or \"nat\""));
   auto bad_at = failure_of(kWan + "relay_at = \"router\"\n");
   CHECK_THAT(bad_at.what, Contains("use \"inside\" or \"gateway\""));
   auto twice = failure_of(kWan + "[[network.cluster]]\nname = \"a\"\nhosts = 1\n");
@@ -147,7 +152,8 @@ TEST_CASE("wan: the rendezvous cluster must be given and exist", "[scenario][wan
   auto mixed = failure_of(kWan + "[[network.switch]]\nname = \"s\"\nhosts = 1\n");
   CHECK_THAT(mixed.what, Contains("cannot go with [[network.switch]]"));
   auto lonely = failure_of(
-      "name = \"x\"\n[network.wan]\nrendezvous = \"a\"\n[[network.switch]]\nname = \"s\"\nhosts = 1\n");
+      "name = \"x\"\n[network.wan]\nrendezvous = \"a\"\n[[network.switch]]\nname = \"s\"\nhosts = "
+      "1\n");
   CHECK(lonely.line == 2);
   CHECK_THAT(lonely.what, Contains("[network.wan] without [[network.cluster]]"));
 }

@@ -20,7 +20,6 @@ const InferenceConfig kRttHosts = [] {
   return c;
 }();
 
-
 constexpr TimeNs us(double micros) {
   return static_cast<TimeNs>(micros * 1000.0);
 }

@@ -19,15 +19,21 @@ SwitchTree tree_of(int leaves, std::vector<int> parent) {
 // Random tree: inner switches with 2..max_fanout children, leaves only at the bottom of each
 // branch, depth up to `depth` below the root.
 SwitchTree random_tree(Rng& rng, int depth, int max_fanout) {
-  struct Node { int parent; int level; };
+  struct Node {
+    int parent;
+    int level;
+  };
   std::vector<Node> inner{{-1, 0}};
   std::vector<int> leaf_parents;
   for (std::size_t i = 0; i < inner.size(); ++i) {
-    const int children = 2 + static_cast<int>(rng.uniform(static_cast<std::uint64_t>(max_fanout - 1)));
+    const int children =
+        2 + static_cast<int>(rng.uniform(static_cast<std::uint64_t>(max_fanout - 1)));
     for (int c = 0; c < children; ++c) {
       const bool deeper = inner[i].level + 1 < depth && rng.uniform01() < 0.5;
-      if (deeper) inner.push_back({static_cast<int>(i), inner[i].level + 1});
-      else leaf_parents.push_back(static_cast<int>(i));
+      if (deeper)
+        inner.push_back({static_cast<int>(i), inner[i].level + 1});
+      else
+        leaf_parents.push_back(static_cast<int>(i));
     }
   }
   const int leaves = static_cast<int>(leaf_parents.size());
@@ -90,7 +96,8 @@ TEST_CASE("tree: limit — no bottleneck anywhere makes every switch a sibling",
   CHECK_FALSE(same_unrooted_tree(inferred, kaneda));
 }
 
-TEST_CASE("tree: limit — everything interferes: merge finds nothing and says so", "[tree][limits]") {
+TEST_CASE("tree: limit — everything interferes: merge finds nothing and says so",
+          "[tree][limits]") {
   InterferenceRelation slow(6);
   for (const auto& [p, q] : pair_probe_paths(6)) slow.record(p, q, false);
   const SwitchTree inferred = infer_switch_tree(slow);
@@ -112,8 +119,7 @@ TEST_CASE("tree: probe lists", "[tree]") {
   CHECK(pair_probe_paths(1).empty());
 }
 
-TEST_CASE("tree: random trees with perfect measurements all come back (unrooted)",
-          "[tree]") {
+TEST_CASE("tree: random trees with perfect measurements all come back (unrooted)", "[tree]") {
   Rng rng(2026);
   int recovered = 0;
   int tried = 0;

@@ -14,8 +14,9 @@ namespace {
 
 Scenario paper_layout() {
   // The file's plan and workload need the relay role; the policies do not.
-  return load_scenario_file(std::string(TSUNAGI_SOURCE_DIR) + "/scenarios/papers/ssock-11-small.toml",
-                            {"protocol.plan=all", "workload.kind=none"});
+  return load_scenario_file(
+      std::string(TSUNAGI_SOURCE_DIR) + "/scenarios/papers/ssock-11-small.toml",
+      {"protocol.plan=all", "workload.kind=none"});
 }
 
 int cluster(const Network& n, const std::string& name) {
@@ -25,7 +26,7 @@ int cluster(const Network& n, const std::string& name) {
   return -1;
 }
 
-const std::vector<std::string> kOrder = {"chiba", "hiro",  "hongo", "imade", "keio", "kototoi",
+const std::vector<std::string> kOrder = {"chiba", "hiro",   "hongo", "imade", "keio", "kototoi",
                                          "kyoto", "kyushu", "logos", "mirai", "okubo"};
 
 // Row = connecting cluster, column = target (a host inside it), in kOrder. A accept, D drop.
@@ -102,10 +103,9 @@ TEST_CASE("wan truth: the full file has Table 2's node counts and the small one'
       {"protocol.plan=all", "workload.kind=none"});
   const Scenario small = paper_layout();
   // Paper 001, Table 2 (nodes).
-  const std::map<std::string, int> table2 = {{"chiba", 58}, {"hiro", 11},   {"hongo", 14},
-                                             {"imade", 29}, {"keio", 10},   {"kototoi", 22},
-                                             {"kyoto", 28}, {"kyushu", 10}, {"logos", 4},
-                                             {"mirai", 6},  {"okubo", 13}};
+  const std::map<std::string, int> table2 = {
+      {"chiba", 58}, {"hiro", 11},   {"hongo", 14}, {"imade", 29}, {"keio", 10}, {"kototoi", 22},
+      {"kyoto", 28}, {"kyushu", 10}, {"logos", 4},  {"mirai", 6},  {"okubo", 13}};
   REQUIRE(full.network.clusters.size() == table2.size());
   for (std::size_t c = 0; c < full.network.clusters.size(); ++c) {
     const ClusterSpec& cluster = full.network.clusters[c];

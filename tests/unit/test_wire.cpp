@@ -46,19 +46,23 @@ TEST_CASE("frame header round trip keeps every field", "[wire]") {
 }
 
 TEST_CASE("every message type round trips", "[wire]") {
-  auto hello = read_hello(std::get<Frame>(decode_one(encode(make_hello({5, ConnPurpose::Shortcut})))));
+  auto hello =
+      read_hello(std::get<Frame>(decode_one(encode(make_hello({5, ConnPurpose::Shortcut})))));
   CHECK(std::get<HelloMsg>(hello).rank == 5);
   CHECK(std::get<HelloMsg>(hello).purpose == ConnPurpose::Shortcut);
 
-  auto reg = read_register(std::get<Frame>(decode_one(encode(make_register({7, "h1:0", "h1", "chiba"})))));
+  auto reg =
+      read_register(std::get<Frame>(decode_one(encode(make_register({7, "h1:0", "h1", "chiba"})))));
   CHECK(std::get<RegisterMsg>(reg).endpoint == "h1:0");
   CHECK(std::get<RegisterMsg>(reg).site == "chiba");
 
-  auto dir = read_directory(std::get<Frame>(decode_one(encode(make_directory({{"a:0", "b:1", ""}, {"a", "b", "c"}})))));
+  auto dir = read_directory(
+      std::get<Frame>(decode_one(encode(make_directory({{"a:0", "b:1", ""}, {"a", "b", "c"}})))));
   CHECK(std::get<DirectoryMsg>(dir).endpoints == std::vector<std::string>{"a:0", "b:1", ""});
   CHECK(std::get<DirectoryMsg>(dir).hosts == std::vector<std::string>{"a", "b", "c"});
 
-  auto rep = read_rtt_report(std::get<Frame>(decode_one(encode(make_rtt_report({4, {1, 2, 3}, 99})))));
+  auto rep =
+      read_rtt_report(std::get<Frame>(decode_one(encode(make_rtt_report({4, {1, 2, 3}, 99})))));
   CHECK(std::get<RttReportMsg>(rep).near == std::vector<Rank>{1, 2, 3});
   CHECK(std::get<RttReportMsg>(rep).probes == 99);
 
@@ -75,7 +79,8 @@ TEST_CASE("every message type round trips", "[wire]") {
 }
 
 TEST_CASE("throughput probe orders and results round trip and reject nonsense", "[wire]") {
-  auto probe = read_probe_order(std::get<Frame>(decode_one(encode(make_probe_order({7, 3, 1000})))));
+  auto probe =
+      read_probe_order(std::get<Frame>(decode_one(encode(make_probe_order({7, 3, 1000})))));
   REQUIRE(std::holds_alternative<ProbeOrderMsg>(probe));
   CHECK(std::get<ProbeOrderMsg>(probe).probe == 7);
   CHECK(std::get<ProbeOrderMsg>(probe).to == 3);
@@ -88,8 +93,8 @@ TEST_CASE("throughput probe orders and results round trip and reject nonsense", 
   auto empty = read_probe_order(std::get<Frame>(decode_one(encode(make_probe_order({1, 2, 0})))));
   REQUIRE(std::holds_alternative<DecodeError>(empty));
   CHECK_THAT(std::get<DecodeError>(empty).reason, Catch::Contains("0 bytes"));
-  auto negative = read_probe_result(
-      std::get<Frame>(decode_one(encode(make_probe_result({1, 10, -5, true})))));
+  auto negative =
+      read_probe_result(std::get<Frame>(decode_one(encode(make_probe_result({1, 10, -5, true})))));
   CHECK(std::holds_alternative<DecodeError>(negative));
   auto column = read_rtt_column(
       std::get<Frame>(decode_one(encode(make_rtt_column({3, {4, 5}, {1000, 2000}})))));
@@ -163,7 +168,9 @@ TEST_CASE("deframer reassembles frames split and coalesced arbitrarily", "[wire]
   Bytes stream;
   std::vector<Frame> sent;
   for (int i = 0; i < 20; ++i) {
-    Frame f = make_data(i, i + 1, static_cast<std::uint32_t>(i), {7, Bytes(static_cast<std::size_t>(i * 13), 0xab)}, static_cast<std::uint64_t>(i % 3) * 10);
+    Frame f = make_data(i, i + 1, static_cast<std::uint32_t>(i),
+                        {7, Bytes(static_cast<std::size_t>(i * 13), 0xab)},
+                        static_cast<std::uint64_t>(i % 3) * 10);
     sent.push_back(f);
     Bytes b = encode(f);
     stream.insert(stream.end(), b.begin(), b.end());
@@ -175,7 +182,8 @@ TEST_CASE("deframer reassembles frames split and coalesced arbitrarily", "[wire]
   std::size_t pos = 0;
   while (pos < stream.size()) {
     std::size_t n = std::min<std::size_t>(stream.size() - pos, 1 + rng.uniform(90));
-    d.feed(Bytes(stream.begin() + static_cast<std::ptrdiff_t>(pos), stream.begin() + static_cast<std::ptrdiff_t>(pos + n)));
+    d.feed(Bytes(stream.begin() + static_cast<std::ptrdiff_t>(pos),
+                 stream.begin() + static_cast<std::ptrdiff_t>(pos + n)));
     pos += n;
     while (true) {
       auto next = d.next();
@@ -217,7 +225,8 @@ TEST_CASE("fuzz: random mutations never crash and errors always carry a reason",
   for (int i = 0; i < 20000; ++i) {
     Bytes b = base;
     int flips = 1 + static_cast<int>(rng.uniform(4));
-    for (int k = 0; k < flips; ++k) b[rng.uniform(b.size())] = static_cast<std::uint8_t>(rng.uniform(256));
+    for (int k = 0; k < flips; ++k)
+      b[rng.uniform(b.size())] = static_cast<std::uint8_t>(rng.uniform(256));
     if (rng.uniform(4) == 0) b.resize(rng.uniform(b.size() + 1));
     auto r = decode_one(b, 1000);
     if (auto* e = std::get_if<DecodeError>(&r)) {

@@ -23,18 +23,25 @@ ToyWorld::ToyWorld(ProtocolConfig config, std::vector<int> switch_of, std::vecto
   schedule(0, n_, StartedInput{kNoRank, "rdv", "", "rdv-host", "", config_});
   for (int r = 0; r < n_; ++r) {
     const std::string site = sites_.site_of_rank.empty()
-        ? "" : sites_.names.at(static_cast<std::size_t>(sites_.site_of_rank.at(static_cast<std::size_t>(r))));
-    schedule(1000, r, StartedInput{r, "p" + std::to_string(r), "rdv", "h" + std::to_string(host_of_[static_cast<std::size_t>(r)]), site, config_});
+                                 ? ""
+                                 : sites_.names.at(static_cast<std::size_t>(
+                                       sites_.site_of_rank.at(static_cast<std::size_t>(r))));
+    schedule(
+        1000, r,
+        StartedInput{r, "p" + std::to_string(r), "rdv",
+                     "h" + std::to_string(host_of_[static_cast<std::size_t>(r)]), site, config_});
   }
   for (std::size_t i = 0; i < relay_labels_.size(); ++i) {
     const std::string& site = sites_.names.at(static_cast<std::size_t>(sites_.relay_sites[i]));
-    schedule(1000, relay_proc(static_cast<int>(i)),
-             StartedInput{kNoRank, "q" + std::to_string(i), "rdv", relay_labels_[i], site, config_});
+    schedule(
+        1000, relay_proc(static_cast<int>(i)),
+        StartedInput{kNoRank, "q" + std::to_string(i), "rdv", relay_labels_[i], site, config_});
   }
 }
 
 int ToyWorld::site_of(int proc) const {
-  if (proc < n_) return sites_.site_of_rank.empty() ? -1 : sites_.site_of_rank[static_cast<std::size_t>(proc)];
+  if (proc < n_)
+    return sites_.site_of_rank.empty() ? -1 : sites_.site_of_rank[static_cast<std::size_t>(proc)];
   if (proc == n_) return -1;  // the rendezvous: reachable from everywhere, like kototoi
   return sites_.relay_sites.at(static_cast<std::size_t>(proc - n_ - 1));
 }
@@ -94,8 +101,8 @@ void ToyWorld::perform(int p, Command cmd) {
             return;
           }
           if (auto failure = policy(p, target)) {
-            const TimeNs after = *failure == ConnectFailure::TimedOut ? 10 * kNsPerSec
-                                                                      : 2 * one_way(p, target, 64);
+            const TimeNs after =
+                *failure == ConnectFailure::TimedOut ? 10 * kNsPerSec : 2 * one_way(p, target, 64);
             schedule(now + after, p, ConnectFailedInput{c.conn, *failure});
             return;
           }
@@ -120,7 +127,8 @@ void ToyWorld::perform(int p, Command cmd) {
           auto [peer, peer_conn] = it->second;
           conns_[static_cast<std::size_t>(p)].erase(it);
           conns_[static_cast<std::size_t>(peer)].erase(peer_conn);
-          schedule(std::max(fifo_[{p, peer}], now + one_way(p, peer, 64)), peer, ClosedInput{peer_conn});
+          schedule(std::max(fifo_[{p, peer}], now + one_way(p, peer, 64)), peer,
+                   ClosedInput{peer_conn});
         } else if constexpr (std::is_same_v<T, ArmTimerCmd>) {
           schedule(c.at, p, TimerFiredInput{c.timer});
         } else if constexpr (std::is_same_v<T, ProbeRttCmd>) {
@@ -154,7 +162,10 @@ bool ToyWorld::run(TimeNs limit) {
     if (ev.at > limit) break;
     now = ev.at;
     for (auto it = kills_.begin(); it != kills_.end();) {
-      if (it->first > now) { ++it; continue; }
+      if (it->first > now) {
+        ++it;
+        continue;
+      }
       crash(it->second);
       it = kills_.erase(it);
     }

@@ -21,8 +21,8 @@ namespace tsunagi::testing {
 // site to another meets (nullopt = accepted; TimedOut arrives after 10 s).
 struct ToySites {
   std::vector<int> site_of_rank;
-  std::vector<std::string> names;      // site index -> name
-  std::vector<int> relay_sites;        // one entry per relay: its site
+  std::vector<std::string> names;  // site index -> name
+  std::vector<int> relay_sites;    // one entry per relay: its site
   std::function<std::optional<ConnectFailure>(int from_site, int to_site)> blocked;
 };
 
@@ -59,7 +59,10 @@ class ToyWorld {
     InputEvent event;
     bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
-  struct ConnEnd { int peer_proc; ConnId peer_conn; };
+  struct ConnEnd {
+    int peer_proc;
+    ConnId peer_conn;
+  };
 
   TimeNs one_way(int a, int b, std::uint64_t bytes) const;
   void schedule(TimeNs at, int proc, InputEvent ev);

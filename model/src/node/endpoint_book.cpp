@@ -4,7 +4,9 @@
 
 namespace tsunagi {
 
-void EndpointBook::set_all(std::vector<Endpoint> all) { all_ = std::move(all); }
+void EndpointBook::set_all(std::vector<Endpoint> all) {
+  all_ = std::move(all);
+}
 
 void EndpointBook::learn(const std::vector<Rank>& ranks, const std::vector<Endpoint>& endpoints) {
   for (std::size_t i = 0; i < ranks.size() && i < endpoints.size(); ++i) {

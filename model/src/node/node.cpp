@@ -11,7 +11,9 @@ bool counts_as_data(wire::ConnPurpose purpose) {
 }
 }  // namespace
 
-std::unique_ptr<Process> make_node() { return std::make_unique<Node>(); }
+std::unique_ptr<Process> make_node() {
+  return std::make_unique<Node>();
+}
 
 void Node::handle(const Input& input) {
   now_ = input.now;
@@ -19,15 +21,24 @@ void Node::handle(const Input& input) {
   std::visit(
       [this](const auto& ev) {
         using T = std::decay_t<decltype(ev)>;
-        if constexpr (std::is_same_v<T, StartedInput>) on_started(ev);
-        else if constexpr (std::is_same_v<T, ConnectedInput>) on_connected(ev.conn);
-        else if constexpr (std::is_same_v<T, AcceptedInput>) on_accepted(ev.conn);
-        else if constexpr (std::is_same_v<T, ConnectFailedInput>) on_connect_failed(ev);
-        else if constexpr (std::is_same_v<T, ReceivedInput>) on_received(ev);
-        else if constexpr (std::is_same_v<T, ClosedInput>) on_closed(ev.conn);
-        else if constexpr (std::is_same_v<T, TimerFiredInput>) on_timer(ev.timer);
-        else if constexpr (std::is_same_v<T, RttMeasuredInput>) on_rtt(ev);
-        else if constexpr (std::is_same_v<T, ThroughputMeasuredInput>) on_throughput(ev);
+        if constexpr (std::is_same_v<T, StartedInput>)
+          on_started(ev);
+        else if constexpr (std::is_same_v<T, ConnectedInput>)
+          on_connected(ev.conn);
+        else if constexpr (std::is_same_v<T, AcceptedInput>)
+          on_accepted(ev.conn);
+        else if constexpr (std::is_same_v<T, ConnectFailedInput>)
+          on_connect_failed(ev);
+        else if constexpr (std::is_same_v<T, ReceivedInput>)
+          on_received(ev);
+        else if constexpr (std::is_same_v<T, ClosedInput>)
+          on_closed(ev.conn);
+        else if constexpr (std::is_same_v<T, TimerFiredInput>)
+          on_timer(ev.timer);
+        else if constexpr (std::is_same_v<T, RttMeasuredInput>)
+          on_rtt(ev);
+        else if constexpr (std::is_same_v<T, ThroughputMeasuredInput>)
+          on_throughput(ev);
         else if constexpr (std::is_same_v<T, ComputeDoneInput>) {
           if (workload_) workload_->on_compute_done(*this, ev.task);
         }
@@ -119,7 +130,8 @@ void Node::on_connect_failed(const ConnectFailedInput& in) {
 }
 
 void Node::on_received(ReceivedInput in) {
-  auto bad = wire::drain_frames(conns_, in, [this](ConnId id, wire::Frame f) { on_frame(id, std::move(f)); });
+  auto bad = wire::drain_frames(conns_, in,
+                                [this](ConnId id, wire::Frame f) { on_frame(id, std::move(f)); });
   if (bad) reject(in.conn, *bad);
 }
 
@@ -164,7 +176,8 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
       if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
       return on_endpoint_reply(std::get<wire::EndpointReplyMsg>(msg));
     }
-    case FrameType::RouteRound: return on_route_round(c.peer, frame);
+    case FrameType::RouteRound:
+      return on_route_round(c.peer, frame);
     case FrameType::Data:
       if (c.purpose == wire::ConnPurpose::Shortcut) touch_shortcut(c.peer, id);
       return on_data(std::move(frame));
@@ -174,18 +187,24 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
       site_relays_ = std::get<wire::RelayListMsg>(std::move(msg)).relays;
       return;
     }
-    case FrameType::Undeliverable: return on_undeliverable_notice(frame);
-    case FrameType::Start: return on_start();
+    case FrameType::Undeliverable:
+      return on_undeliverable_notice(frame);
+    case FrameType::Start:
+      return on_start();
     case FrameType::PeerUnreachable:
       // The peer's connect to us failed: stop waiting for it; routes go around.
-      if (frame.src >= 0 && frame.src < n_ && !static_conns_.count(frame.src)) static_peer_failed(frame.src);
+      if (frame.src >= 0 && frame.src < n_ && !static_conns_.count(frame.src))
+        static_peer_failed(frame.src);
       return;
     case FrameType::Shutdown:
     case FrameType::Release:
-      if (id != rendezvous_conn_) return reject(id, "shutdown frames come from the rendezvous only");
+      if (id != rendezvous_conn_)
+        return reject(id, "shutdown frames come from the rendezvous only");
       return frame.type == FrameType::Shutdown ? on_shutdown() : on_release();
-    case FrameType::Goodbye: return on_goodbye(id);
-    default: return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
+    case FrameType::Goodbye:
+      return on_goodbye(id);
+    default:
+      return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
   }
 }
 

@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "node/endpoint_book.hpp"
-#include "wire/framed_conn.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/overlay/group_routes.hpp"
@@ -25,6 +24,7 @@
 #include "tsunagi/model/topology/switch_inference.hpp"
 #include "tsunagi/model/wire.hpp"
 #include "tsunagi/model/workload/workload.hpp"
+#include "wire/framed_conn.hpp"
 
 namespace tsunagi {
 
@@ -34,8 +34,8 @@ struct NodeCounters {
   std::uint64_t messages_relayed = 0;
   std::uint64_t messages_undeliverable = 0;
   std::uint64_t frames_rejected = 0;
-  std::uint64_t shortcuts_opened = 0;     // opened by this node (each shortcut counted once)
-  std::uint64_t shortcuts_accepted = 0;   // opened towards this node by a peer
+  std::uint64_t shortcuts_opened = 0;    // opened by this node (each shortcut counted once)
+  std::uint64_t shortcuts_accepted = 0;  // opened towards this node by a peer
   std::uint64_t shortcuts_evicted = 0;
   std::uint64_t rtt_probes = 0;
   int open_data_connections = 0;
@@ -48,14 +48,22 @@ class Node final : public Process, private WorkloadContext {
 
  private:
   enum class Phase {
-    Idle, Registering, Probing, AwaitGroups, Connecting, Routing, Running, Leaving, Exited
+    Idle,
+    Registering,
+    Probing,
+    AwaitGroups,
+    Connecting,
+    Routing,
+    Running,
+    Leaving,
+    Exited
   };
 
   // up: outgoing = connected; incoming = its hello seen.
   struct Conn : wire::FramedConn {
     Rank peer = kNoRank;
     wire::ConnPurpose purpose = wire::ConnPurpose::Control;
-    bool closing = false;            // we sent goodbye: receive only, close on the answer
+    bool closing = false;  // we sent goodbye: receive only, close on the answer
   };
 
   // node.cpp: dispatch and connection plumbing
@@ -152,46 +160,46 @@ class Node final : public Process, private WorkloadContext {
   std::unordered_map<ConnId, Conn> conns_;
   ConnId rendezvous_conn_ = 0;
   EndpointBook endpoints_;
-  bool have_directory_ = false;                  // the rendezvous's directory frame arrived
+  bool have_directory_ = false;  // the rendezvous's directory frame arrived
   std::vector<wire::ProbeOrderMsg> orders_awaiting_endpoints_;
   std::vector<Rank> shortcuts_awaiting_endpoints_;
 
   // inference
   std::vector<RttSample> rtts_;
-  std::vector<Rank> host_mates_;                 // same host label: near without measuring
+  std::vector<Rank> host_mates_;  // same host label: near without measuring
   std::vector<Rank> probe_targets_;
   std::size_t next_probe_ = 0;
   int probes_in_flight_ = 0;
   std::optional<std::uint32_t> ordered_round_;  // probing for an RttOrder of the rendezvous
 
   // overlay
-  std::vector<Rank> plan_;                       // static neighbours, sorted
-  std::map<Rank, ConnId> static_conns_;          // neighbour -> connection
+  std::vector<Rank> plan_;               // static neighbours, sorted
+  std::map<Rank, ConnId> static_conns_;  // neighbour -> connection
   std::set<Rank> static_failed_;
-  std::deque<Rank> static_to_open_;             // planned peers we connect to, not yet tried
-  int static_opening_ = 0;                      // our static connects not yet settled
+  std::deque<Rank> static_to_open_;  // planned peers we connect to, not yet tried
+  int static_opening_ = 0;           // our static connects not yet settled
   bool have_plan_ = false;
-  std::size_t plan_settled_ = 0;                 // plan_[0, this) is connected or failed
-  Groups plan_groups_;                           // routing = groups: as the plan used them
-  std::optional<RoutingRounds> routing_;          // routing = rounds
-  std::optional<GroupRoutes> group_routes_;       // routing = groups
+  std::size_t plan_settled_ = 0;             // plan_[0, this) is connected or failed
+  Groups plan_groups_;                       // routing = groups: as the plan used them
+  std::optional<RoutingRounds> routing_;     // routing = rounds
+  std::optional<GroupRoutes> group_routes_;  // routing = groups
   std::vector<std::pair<Rank, wire::Frame>> early_rounds_;
   ShortcutCache shortcuts_{0};
   std::set<Rank> shortcut_pending_;
-  std::vector<wire::Frame> waiting_frames_;      // data that arrived before routes existed
-  TimeNs settled_at_ = -1;                       // when the static connects settled
+  std::vector<wire::Frame> waiting_frames_;  // data that arrived before routes existed
+  TimeNs settled_at_ = -1;                   // when the static connects settled
 
   // relay plan
-  std::vector<wire::RelayEntry> site_relays_;    // ours first, then the fall-backs
-  std::size_t relay_choice_ = 0;                 // index of the relay tried or attached
+  std::vector<wire::RelayEntry> site_relays_;  // ours first, then the fall-backs
+  std::size_t relay_choice_ = 0;               // index of the relay tried or attached
   ConnId relay_conn_ = 0;
   bool relay_attached_ = false;
-  bool relay_settled_ = true;                    // attached, or no relay left to try
-  std::vector<wire::Frame> relay_waiting_;       // for other sites, while attaching
+  bool relay_settled_ = true;               // attached, or no relay left to try
+  std::vector<wire::Frame> relay_waiting_;  // for other sites, while attaching
 
   // workload
   std::unique_ptr<Workload> workload_;
-  std::vector<wire::Frame> early_data_;          // data for this rank before the workload began
+  std::vector<wire::Frame> early_data_;  // data for this rank before the workload began
   bool workload_finished_ = false;
   std::uint32_t data_seq_ = 0;
 

@@ -13,8 +13,8 @@ namespace tsunagi {
 void Node::on_directory(wire::DirectoryMsg msg) {
   if (phase_ != Phase::Registering) return;
   const bool on_demand = config_->directory == DirectoryMode::OnDemand;
-  const bool complete = static_cast<int>(msg.endpoints.size()) == n_ &&
-                        msg.hosts.size() == msg.endpoints.size();
+  const bool complete =
+      static_cast<int>(msg.endpoints.size()) == n_ && msg.hosts.size() == msg.endpoints.size();
   if (!complete && !(on_demand && msg.endpoints.empty())) {
     trace("bad_directory", {{"entries", msg.endpoints.size()}, {"expected", n_}});
     phase_ = Phase::Exited;
@@ -158,7 +158,8 @@ void Node::finish_probing() {
   std::set_union(view.near.begin(), view.near.end(), host_mates_.begin(), host_mates_.end(),
                  std::back_inserter(near));
   view.near = std::move(near);
-  trace("rtt_view", {{"near", view.near}, {"host_mates", host_mates_.size()},
+  trace("rtt_view", {{"near", view.near},
+                     {"host_mates", host_mates_.size()},
                      {"colocated_step", view.colocated_step}});
   phase_ = Phase::AwaitGroups;
   send_frame(rendezvous_conn_, wire::make_rtt_report({rank_, view.near, counters_.rtt_probes}));

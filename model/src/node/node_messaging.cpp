@@ -191,7 +191,9 @@ void Node::on_release() {
   emit(ExitCmd{true, ""});
 }
 
-void Node::compute(std::uint64_t task, TimeNs duration) { emit(ComputeCmd{task, duration}); }
+void Node::compute(std::uint64_t task, TimeNs duration) {
+  emit(ComputeCmd{task, duration});
+}
 
 void Node::report(const std::string& key, nlohmann::json value) {
   emit(ReportCmd{key, std::move(value)});

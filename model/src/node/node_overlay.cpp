@@ -134,7 +134,9 @@ void Node::pump_routing() {
   if (routing_->done() && phase_ == Phase::Routing) routing_done();
 }
 
-bool Node::routes_ready() const { return group_routes_ || (routing_ && routing_->done()); }
+bool Node::routes_ready() const {
+  return group_routes_ || (routing_ && routing_->done());
+}
 
 Rank Node::next_hop(Rank dest) const {
   return group_routes_ ? group_routes_->next_hop(dest) : routing_->next_hop(dest);

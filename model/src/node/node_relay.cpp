@@ -18,8 +18,8 @@ void Node::attach_relay() {
   relay_conn_ = 0;
   if (relay_choice_ < site_relays_.size()) {
     relay_settled_ = false;
-    relay_conn_ = open_connection(site_relays_[relay_choice_].endpoint, kNoRank,
-                                  wire::ConnPurpose::Relay);
+    relay_conn_ =
+        open_connection(site_relays_[relay_choice_].endpoint, kNoRank, wire::ConnPurpose::Relay);
     return;
   }
   // No relay left: messages for other sites cannot go anywhere, and say so.

@@ -65,8 +65,8 @@ std::uint16_t GroupRoutes::distance(Rank dest) const {
   const Rank next = next_hop(dest);
   if (next == kNoRank) return kUnreachable;
   if (next == dest) return dest == self_ ? 0 : 1;
-  const bool gateway_in_group = group_of_[static_cast<std::size_t>(next)] ==
-                                group_of_[static_cast<std::size_t>(dest)];
+  const bool gateway_in_group =
+      group_of_[static_cast<std::size_t>(next)] == group_of_[static_cast<std::size_t>(dest)];
   return gateway_in_group ? 2 : 3;
 }
 

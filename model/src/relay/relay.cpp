@@ -6,7 +6,9 @@
 
 namespace tsunagi {
 
-std::unique_ptr<Process> make_relay() { return std::make_unique<Relay>(); }
+std::unique_ptr<Process> make_relay() {
+  return std::make_unique<Relay>();
+}
 
 void Relay::handle(const Input& input) {
   now_ = input.now;
@@ -14,13 +16,20 @@ void Relay::handle(const Input& input) {
   std::visit(
       [this](const auto& ev) {
         using T = std::decay_t<decltype(ev)>;
-        if constexpr (std::is_same_v<T, StartedInput>) on_started(ev);
-        else if constexpr (std::is_same_v<T, ConnectedInput>) on_connected(ev.conn);
-        else if constexpr (std::is_same_v<T, AcceptedInput>) conns_[ev.conn].up = true;
-        else if constexpr (std::is_same_v<T, ConnectFailedInput>) on_connect_failed(ev);
-        else if constexpr (std::is_same_v<T, ReceivedInput>) on_received(ev);
-        else if constexpr (std::is_same_v<T, ClosedInput>) on_closed(ev.conn);
-        else if constexpr (std::is_same_v<T, TimerFiredInput>) on_timer(ev.timer);
+        if constexpr (std::is_same_v<T, StartedInput>)
+          on_started(ev);
+        else if constexpr (std::is_same_v<T, ConnectedInput>)
+          on_connected(ev.conn);
+        else if constexpr (std::is_same_v<T, AcceptedInput>)
+          conns_[ev.conn].up = true;
+        else if constexpr (std::is_same_v<T, ConnectFailedInput>)
+          on_connect_failed(ev);
+        else if constexpr (std::is_same_v<T, ReceivedInput>)
+          on_received(ev);
+        else if constexpr (std::is_same_v<T, ClosedInput>)
+          on_closed(ev.conn);
+        else if constexpr (std::is_same_v<T, TimerFiredInput>)
+          on_timer(ev.timer);
       },
       input.event);
 }
@@ -94,7 +103,8 @@ void Relay::on_connect_failed(const ConnectFailedInput& in) {
 }
 
 void Relay::on_received(const ReceivedInput& in) {
-  auto bad = wire::drain_frames(conns_, in, [this](ConnId id, wire::Frame f) { on_frame(id, std::move(f)); });
+  auto bad = wire::drain_frames(conns_, in,
+                                [this](ConnId id, wire::Frame f) { on_frame(id, std::move(f)); });
   if (bad) reject(in.conn, *bad);
 }
 
@@ -135,7 +145,8 @@ void Relay::on_closed(ConnId id) {
       links_.erase(link);
       return advertise();
     }
-    case PeerKind::Unknown: return;
+    case PeerKind::Unknown:
+      return;
   }
 }
 
@@ -161,7 +172,8 @@ void Relay::on_frame(ConnId id, wire::Frame frame) {
     case PeerKind::Node:
       if (carries_data) return route(std::move(frame));
       break;
-    case PeerKind::Unknown: break;
+    case PeerKind::Unknown:
+      break;
   }
   reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
 }
@@ -184,7 +196,8 @@ void Relay::on_first_frame(ConnId id, const wire::Frame& frame) {
   if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
   const auto& hello = std::get<wire::HelloMsg>(msg);
   if (hello.purpose != wire::ConnPurpose::Relay) return reject(id, "a node connected for no relay");
-  if (hello.rank < 0 || hello.rank >= config_->processes) return reject(id, "hello from unknown rank");
+  if (hello.rank < 0 || hello.rank >= config_->processes)
+    return reject(id, "hello from unknown rank");
   c.kind = PeerKind::Node;
   c.rank = hello.rank;
   attached_[hello.rank] = id;

@@ -30,8 +30,8 @@ class Relay final : public Process {
   enum class PeerKind { Unknown, Rendezvous, Relay, Node };
   struct Conn : wire::FramedConn {
     PeerKind kind = PeerKind::Unknown;
-    std::string relay;               // kind Relay: its label
-    Rank rank = kNoRank;             // kind Node: the attached rank
+    std::string relay;    // kind Relay: its label
+    Rank rank = kNoRank;  // kind Node: the attached rank
   };
 
   // relay.cpp: plumbing, registration, links
@@ -76,20 +76,20 @@ class Relay final : public Process {
   std::unordered_map<ConnId, Conn> conns_;
   ConnId rendezvous_conn_ = 0;
 
-  std::vector<wire::RelayEntry> relays_;          // every relay, from the rendezvous
-  int attempts_open_ = 0;                         // our relay connects not yet settled
+  std::vector<wire::RelayEntry> relays_;  // every relay, from the rendezvous
+  int attempts_open_ = 0;                 // our relay connects not yet settled
   bool have_list_ = false;
   std::map<std::string, std::vector<ConnId>> links_;  // live links by relay label
-  std::set<std::string> unreachable_;             // relays our own connect to failed
-  std::map<Rank, ConnId> attached_;               // ranks of our site attached to us
-  std::set<Rank> expected_;                       // ranks told to attach to us first
+  std::set<std::string> unreachable_;                 // relays our own connect to failed
+  std::map<Rank, ConnId> attached_;                   // ranks of our site attached to us
+  std::set<Rank> expected_;                           // ranks told to attach to us first
 
   relay::LinkState db_;
   std::uint64_t seq_ = 0;
   bool routes_dirty_ = true;
-  std::map<std::string, std::string> next_hop_;    // reachable relay -> our next hop to it
-  std::map<std::string, std::size_t> hops_;        // reachable relay -> relays on the path
-  std::vector<wire::Frame> held_;                  // waiting for a route to appear
+  std::map<std::string, std::string> next_hop_;  // reachable relay -> our next hop to it
+  std::map<std::string, std::size_t> hops_;      // reachable relay -> relays on the path
+  std::vector<wire::Frame> held_;                // waiting for a route to appear
 
   std::uint64_t forwarded_ = 0;
   std::uint64_t delivered_ = 0;

@@ -18,7 +18,8 @@ void Relay::advertise() {
   msg.settled = have_list_ && attempts_open_ == 0 && all_attached;
   for (const auto& [peer, ids] : links_) msg.neighbours.push_back(peer);
   for (const auto& [rank, id] : attached_) msg.ranks.push_back(rank);
-  db_.accept({label_, msg.seq, {msg.neighbours.begin(), msg.neighbours.end()}, msg.settled, msg.ranks});
+  db_.accept(
+      {label_, msg.seq, {msg.neighbours.begin(), msg.neighbours.end()}, msg.settled, msg.ranks});
   routes_dirty_ = true;
   flood(wire::make_link_advert(msg), 0);
   retry_held();
@@ -29,8 +30,11 @@ void Relay::on_advert(ConnId from, const wire::Frame& frame) {
   if (auto* e = std::get_if<wire::DecodeError>(&decoded)) return reject(from, e->reason);
   auto& msg = std::get<wire::LinkAdvertMsg>(decoded);
   if (msg.origin == label_) return;  // our own, come back around
-  if (!db_.accept({msg.origin, msg.seq, {msg.neighbours.begin(), msg.neighbours.end()},
-                   msg.settled, std::move(msg.ranks)}))
+  if (!db_.accept({msg.origin,
+                   msg.seq,
+                   {msg.neighbours.begin(), msg.neighbours.end()},
+                   msg.settled,
+                   std::move(msg.ranks)}))
     return;
   routes_dirty_ = true;
   flood(frame, from);  // only adverts that were new to us: floods end
@@ -39,7 +43,9 @@ void Relay::on_advert(ConnId from, const wire::Frame& frame) {
 
 void Relay::send_database(ConnId id) {
   for (const auto& [origin, advert] : db_.adverts()) {
-    send_frame(id, wire::make_link_advert({origin, advert.seq, advert.settled,
+    send_frame(id, wire::make_link_advert({origin,
+                                           advert.seq,
+                                           advert.settled,
                                            {advert.neighbours.begin(), advert.neighbours.end()},
                                            advert.ranks}));
   }
@@ -131,11 +137,14 @@ void Relay::retry_held() {
 // either is counted and traced here.
 void Relay::give_up(const wire::Frame& frame, const std::string& reason) {
   ++undeliverable_;
-  trace("undeliverable", {{"src", frame.src}, {"dst", frame.dst}, {"reason", reason},
+  trace("undeliverable", {{"src", frame.src},
+                          {"dst", frame.dst},
+                          {"reason", reason},
                           {"frame", wire::to_string(frame.type)}});
   if (frame.type != wire::FrameType::Data) return;
   auto msg = wire::read_data(frame);
-  const std::uint32_t tag = std::holds_alternative<wire::DataMsg>(msg) ? std::get<wire::DataMsg>(msg).tag : 0;
+  const std::uint32_t tag =
+      std::holds_alternative<wire::DataMsg>(msg) ? std::get<wire::DataMsg>(msg).tag : 0;
   route(wire::make_undeliverable(frame.dst, frame.src, {tag, frame.seq, reason}));
 }
 
@@ -168,7 +177,9 @@ void Relay::on_shutdown() {
   if (leaving_) return;
   for (const wire::Frame& frame : std::exchange(held_, {})) {
     ++undeliverable_;
-    trace("undeliverable", {{"src", frame.src}, {"dst", frame.dst}, {"reason", "still held at shutdown"},
+    trace("undeliverable", {{"src", frame.src},
+                            {"dst", frame.dst},
+                            {"reason", "still held at shutdown"},
                             {"frame", wire::to_string(frame.type)}});
   }
   std::vector<std::string> links;
@@ -178,16 +189,17 @@ void Relay::on_shutdown() {
     if (c.kind == PeerKind::Relay && c.outgoing && !c.up) connecting.insert(c.relay);
   const nlohmann::json paths = site_paths();
   trace("relay_routes", {{"links", links}, {"paths", paths}});
-  emit(ReportCmd{"relay", {{"relay", label_},
-                           {"site", site_},
-                           {"links", links},
-                           {"connect_failed", unreachable_},
-                           {"connecting", connecting},
-                           {"attached", attached_.size()},
-                           {"forwarded", forwarded_},
-                           {"delivered", delivered_},
-                           {"undeliverable", undeliverable_},
-                           {"paths", paths}}});
+  emit(ReportCmd{"relay",
+                 {{"relay", label_},
+                  {"site", site_},
+                  {"links", links},
+                  {"connect_failed", unreachable_},
+                  {"connecting", connecting},
+                  {"attached", attached_.size()},
+                  {"forwarded", forwarded_},
+                  {"delivered", delivered_},
+                  {"undeliverable", undeliverable_},
+                  {"paths", paths}}});
   leaving_ = true;
   send_frame(rendezvous_conn_, wire::make_shutdown_ack());
 }

@@ -16,7 +16,8 @@ std::optional<LeaderRounds::Order> LeaderRounds::next() {
     Order order{leader, {}};
     for (std::size_t r = 0; r < placed_.size(); ++r) {
       const bool mate = hosts_[r] == hosts_[static_cast<std::size_t>(leader)] && !hosts_[r].empty();
-      if (!placed_[r] && static_cast<Rank>(r) != leader && !mate) order.targets.push_back(static_cast<Rank>(r));
+      if (!placed_[r] && static_cast<Rank>(r) != leader && !mate)
+        order.targets.push_back(static_cast<Rank>(r));
     }
     if (order.targets.empty()) {
       place(leader, {});

@@ -11,7 +11,9 @@ TreeProber::TreeProber(const Groups& groups, const std::vector<std::string>& hos
     std::vector<Rank> reps;
     if (!group.empty()) reps.push_back(group.front());
     for (Rank r : group) {
-      const auto& host_of = [&](Rank x) -> const std::string& { return hosts[static_cast<std::size_t>(x)]; };
+      const auto& host_of = [&](Rank x) -> const std::string& {
+        return hosts[static_cast<std::size_t>(x)];
+      };
       if (!reps.empty() && r != reps.front() && host_of(r) != host_of(reps.front())) {
         reps.push_back(r);
         break;
@@ -37,8 +39,8 @@ void TreeProber::add_pair(const PathPair& pair) {
   const auto [p, q] = pair;
   // A shared sender sends from two different machines of its switch.
   const int second = p.from == q.from ? 1 : 0;
-  sets_.push_back({Transfer{p, rep(p.from, 0), rep(p.to, 0)},
-                   Transfer{q, rep(q.from, second), rep(q.to, 0)}});
+  sets_.push_back(
+      {Transfer{p, rep(p.from, 0), rep(p.to, 0)}, Transfer{q, rep(q.from, second), rep(q.to, 0)}});
 }
 
 std::vector<TreeProber::Order> TreeProber::next_orders() {

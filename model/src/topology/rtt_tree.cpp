@@ -30,11 +30,13 @@ SwitchTree tree_from_rtts(const std::vector<std::vector<TimeNs>>& rtt, double to
   std::vector<std::vector<int>> members(static_cast<std::size_t>(leaves));
   for (int i = 0; i < leaves; ++i) members[static_cast<std::size_t>(i)] = {i};
   // Single linkage between clusters, kept up to date as clusters join.
-  std::vector<std::vector<double>> dist(static_cast<std::size_t>(leaves),
-                                        std::vector<double>(static_cast<std::size_t>(leaves), kFar));
+  std::vector<std::vector<double>> dist(
+      static_cast<std::size_t>(leaves),
+      std::vector<double>(static_cast<std::size_t>(leaves), kFar));
   for (int i = 0; i < leaves; ++i)
     for (int j = 0; j < leaves; ++j)
-      if (i != j) dist[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = pair_distance(rtt, i, j);
+      if (i != j)
+        dist[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = pair_distance(rtt, i, j);
 
   while (node.size() > 1) {
     const std::size_t count = node.size();
@@ -51,9 +53,11 @@ SwitchTree tree_from_rtts(const std::vector<std::vector<TimeNs>>& rtt, double to
     const double limit = smallest == kFar ? kFar : smallest * (1 + tolerance);
     for (std::size_t i = 0; i < count; ++i)
       for (std::size_t j = i + 1; j < count; ++j)
-        if (dist[i][j] <= limit) comp[static_cast<std::size_t>(find(static_cast<int>(i)))] = find(static_cast<int>(j));
+        if (dist[i][j] <= limit)
+          comp[static_cast<std::size_t>(find(static_cast<int>(i)))] = find(static_cast<int>(j));
     std::vector<std::vector<std::size_t>> sets(count);
-    for (std::size_t i = 0; i < count; ++i) sets[static_cast<std::size_t>(find(static_cast<int>(i)))].push_back(i);
+    for (std::size_t i = 0; i < count; ++i)
+      sets[static_cast<std::size_t>(find(static_cast<int>(i)))].push_back(i);
 
     std::vector<int> next_node;
     std::vector<std::vector<std::size_t>> next_from;  // old cluster indices behind each new one
@@ -69,12 +73,14 @@ SwitchTree tree_from_rtts(const std::vector<std::vector<TimeNs>>& rtt, double to
       }
       next_from.push_back(set);
     }
-    std::vector<std::vector<double>> next_dist(next_node.size(), std::vector<double>(next_node.size(), kFar));
+    std::vector<std::vector<double>> next_dist(next_node.size(),
+                                               std::vector<double>(next_node.size(), kFar));
     for (std::size_t a = 0; a < next_node.size(); ++a)
       for (std::size_t b = 0; b < next_node.size(); ++b)
         if (a != b)
           for (std::size_t i : next_from[a])
-            for (std::size_t j : next_from[b]) next_dist[a][b] = std::min(next_dist[a][b], dist[i][j]);
+            for (std::size_t j : next_from[b])
+              next_dist[a][b] = std::min(next_dist[a][b], dist[i][j]);
     node = std::move(next_node);
     dist = std::move(next_dist);
   }

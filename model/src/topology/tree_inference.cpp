@@ -11,7 +11,11 @@ namespace {
 struct Classes {
   std::vector<int> up;
   explicit Classes(std::size_t n) : up(n) { std::iota(up.begin(), up.end(), 0); }
-  int find(int i) { return up[static_cast<std::size_t>(i)] == i ? i : up[static_cast<std::size_t>(i)] = find(up[static_cast<std::size_t>(i)]); }
+  int find(int i) {
+    return up[static_cast<std::size_t>(i)] == i
+               ? i
+               : up[static_cast<std::size_t>(i)] = find(up[static_cast<std::size_t>(i)]);
+  }
   void join(int a, int b) { up[static_cast<std::size_t>(find(a))] = find(b); }
 };
 
@@ -153,7 +157,9 @@ InterferenceRelation::InterferenceRelation(int switches)
 std::size_t InterferenceRelation::index(TransferPath a, TransferPath b) const {
   const auto n = static_cast<std::size_t>(switches_);
   return ((static_cast<std::size_t>(a.from) * n + static_cast<std::size_t>(a.to)) * n +
-          static_cast<std::size_t>(b.from)) * n + static_cast<std::size_t>(b.to);
+          static_cast<std::size_t>(b.from)) *
+             n +
+         static_cast<std::size_t>(b.to);
 }
 
 void InterferenceRelation::record(TransferPath a, TransferPath b, bool non_interfering) {
@@ -240,7 +246,8 @@ bool same_unrooted_tree(const SwitchTree& a, const SwitchTree& b) {
     for (std::size_t node = 0; node < t.parent.size(); ++node) {
       if (t.parent[node] < 0) continue;
       std::vector<int> side = beneath[node];
-      if (std::binary_search(side.begin(), side.end(), 0)) {  // name each split by the side without leaf 0
+      if (std::binary_search(side.begin(), side.end(),
+                             0)) {  // name each split by the side without leaf 0
         std::vector<int> other;
         for (int leaf = 0; leaf < t.leaves; ++leaf)
           if (!std::binary_search(side.begin(), side.end(), leaf)) other.push_back(leaf);

@@ -1,6 +1,6 @@
+#include "tsunagi/model/codec.hpp"
 #include <climits>
 #include <utility>
-#include "tsunagi/model/codec.hpp"
 
 namespace tsunagi::wire {
 
@@ -44,8 +44,8 @@ void Reader::fail(const std::string& why) {
 std::uint64_t Reader::get(int n, const char* what) {
   if (!ok_) return 0;
   if (remaining() < static_cast<std::size_t>(n)) {
-    fail(std::string("truncated payload: ") + what + " needs " + std::to_string(n) +
-         " bytes, " + std::to_string(remaining()) + " left");
+    fail(std::string("truncated payload: ") + what + " needs " + std::to_string(n) + " bytes, " +
+         std::to_string(remaining()) + " left");
     return 0;
   }
   std::uint64_t v = 0;
@@ -54,7 +54,9 @@ std::uint64_t Reader::get(int n, const char* what) {
   return v;
 }
 
-std::uint8_t Reader::u8() { return static_cast<std::uint8_t>(get(1, "u8")); }
+std::uint8_t Reader::u8() {
+  return static_cast<std::uint8_t>(get(1, "u8"));
+}
 
 std::string Reader::str(std::size_t max_len) {
   std::uint32_t len = u32();
@@ -92,8 +94,8 @@ std::vector<std::int32_t> Reader::i32_runs(std::size_t max_count) {
   const std::uint32_t runs = u32();
   if (!ok_) return {};
   if (static_cast<std::size_t>(runs) * 8 > remaining()) {
-    fail("list of " + std::to_string(runs) + " runs does not fit (" +
-         std::to_string(remaining()) + " bytes left)");
+    fail("list of " + std::to_string(runs) + " runs does not fit (" + std::to_string(remaining()) +
+         " bytes left)");
     return {};
   }
   std::vector<std::int32_t> list;
@@ -109,7 +111,8 @@ std::vector<std::int32_t> Reader::i32_runs(std::size_t max_count) {
       fail("run from " + std::to_string(start) + " of " + std::to_string(length) +
            " values overflows");
     } else {
-      for (std::uint32_t k = 0; k < length; ++k) list.push_back(start + static_cast<std::int32_t>(k));
+      for (std::uint32_t k = 0; k < length; ++k)
+        list.push_back(start + static_cast<std::int32_t>(k));
     }
   }
   return ok_ ? list : std::vector<std::int32_t>{};

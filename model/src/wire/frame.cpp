@@ -7,32 +7,58 @@ namespace tsunagi::wire {
 
 const char* to_string(FrameType type) {
   switch (type) {
-    case FrameType::Hello: return "hello";
-    case FrameType::Register: return "register";
-    case FrameType::Directory: return "directory";
-    case FrameType::RttReport: return "rtt_report";
-    case FrameType::GroupsMsg: return "groups";
-    case FrameType::RouteRound: return "route_round";
-    case FrameType::Data: return "data";
-    case FrameType::Done: return "done";
-    case FrameType::Shutdown: return "shutdown";
-    case FrameType::Goodbye: return "goodbye";
-    case FrameType::ProbeOrder: return "probe_order";
-    case FrameType::ProbeResult: return "probe_result";
-    case FrameType::RttOrder: return "rtt_order";
-    case FrameType::RttColumn: return "rtt_column";
-    case FrameType::EndpointQuery: return "endpoint_query";
-    case FrameType::EndpointReply: return "endpoint_reply";
-    case FrameType::RelayRegister: return "relay_register";
-    case FrameType::RelayList: return "relay_list";
-    case FrameType::RelayHello: return "relay_hello";
-    case FrameType::LinkAdvert: return "link_advert";
-    case FrameType::Undeliverable: return "undeliverable";
-    case FrameType::Settled: return "settled";
-    case FrameType::Start: return "start";
-    case FrameType::PeerUnreachable: return "peer_unreachable";
-    case FrameType::ShutdownAck: return "shutdown_ack";
-    case FrameType::Release: return "release";
+    case FrameType::Hello:
+      return "hello";
+    case FrameType::Register:
+      return "register";
+    case FrameType::Directory:
+      return "directory";
+    case FrameType::RttReport:
+      return "rtt_report";
+    case FrameType::GroupsMsg:
+      return "groups";
+    case FrameType::RouteRound:
+      return "route_round";
+    case FrameType::Data:
+      return "data";
+    case FrameType::Done:
+      return "done";
+    case FrameType::Shutdown:
+      return "shutdown";
+    case FrameType::Goodbye:
+      return "goodbye";
+    case FrameType::ProbeOrder:
+      return "probe_order";
+    case FrameType::ProbeResult:
+      return "probe_result";
+    case FrameType::RttOrder:
+      return "rtt_order";
+    case FrameType::RttColumn:
+      return "rtt_column";
+    case FrameType::EndpointQuery:
+      return "endpoint_query";
+    case FrameType::EndpointReply:
+      return "endpoint_reply";
+    case FrameType::RelayRegister:
+      return "relay_register";
+    case FrameType::RelayList:
+      return "relay_list";
+    case FrameType::RelayHello:
+      return "relay_hello";
+    case FrameType::LinkAdvert:
+      return "link_advert";
+    case FrameType::Undeliverable:
+      return "undeliverable";
+    case FrameType::Settled:
+      return "settled";
+    case FrameType::Start:
+      return "start";
+    case FrameType::PeerUnreachable:
+      return "peer_unreachable";
+    case FrameType::ShutdownAck:
+      return "shutdown_ack";
+    case FrameType::Release:
+      return "release";
   }
   return "unknown";
 }

@@ -19,7 +19,7 @@ struct FramedConn {
   Deframer deframer;
   bool outgoing = false;
   bool up = false;  // outgoing: connected; incoming: as the role decides (accepted, greeted)
-  std::vector<SendCmd> queued;     // sends issued before the connect completed
+  std::vector<SendCmd> queued;  // sends issued before the connect completed
 };
 
 // Timers that guard a connect carry this bit and the connection id, so they never collide with
@@ -40,7 +40,9 @@ inline std::optional<ConnId> connect_deadline_conn(std::uint64_t timer) {
 
 // The deadline of connection `c` passed: true when it is still connecting, so the role gives it
 // up (closes it and takes it as ConnectFailed{TimedOut}); false when it completed in time.
-inline bool connect_overdue(const FramedConn& c) { return c.outgoing && !c.up; }
+inline bool connect_overdue(const FramedConn& c) {
+  return c.outgoing && !c.up;
+}
 
 // The send to perform now, or nothing when it waits for the connect (it is queued).
 inline std::optional<SendCmd> send_or_queue(FramedConn& c, ConnId id, const Frame& frame) {

@@ -257,15 +257,29 @@ Decoded<DataMsg> read_data(const Frame& f) {
   return m;
 }
 
-Frame make_done(Rank rank) { return framed(FrameType::Done, {}, rank); }
-Frame make_settled(Rank rank) { return framed(FrameType::Settled, {}, rank); }
-Frame make_start() { return framed(FrameType::Start, {}); }
+Frame make_done(Rank rank) {
+  return framed(FrameType::Done, {}, rank);
+}
+Frame make_settled(Rank rank) {
+  return framed(FrameType::Settled, {}, rank);
+}
+Frame make_start() {
+  return framed(FrameType::Start, {});
+}
 Frame make_peer_unreachable(Rank from, Rank to) {
   return framed(FrameType::PeerUnreachable, {}, from, to);
 }
-Frame make_shutdown() { return framed(FrameType::Shutdown, {}); }
-Frame make_shutdown_ack() { return framed(FrameType::ShutdownAck, {}); }
-Frame make_release() { return framed(FrameType::Release, {}); }
-Frame make_goodbye() { return framed(FrameType::Goodbye, {}); }
+Frame make_shutdown() {
+  return framed(FrameType::Shutdown, {});
+}
+Frame make_shutdown_ack() {
+  return framed(FrameType::ShutdownAck, {});
+}
+Frame make_release() {
+  return framed(FrameType::Release, {});
+}
+Frame make_goodbye() {
+  return framed(FrameType::Goodbye, {});
+}
 
 }  // namespace tsunagi::wire

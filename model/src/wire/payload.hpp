@@ -31,6 +31,8 @@ inline std::optional<DecodeError> expect(const Frame& f, FrameType type) {
                      to_string(f.type)};
 }
 
-inline bool valid_rank(Rank r) { return r >= 0 && static_cast<std::size_t>(r) < kMaxRanks; }
+inline bool valid_rank(Rank r) {
+  return r >= 0 && static_cast<std::size_t>(r) < kMaxRanks;
+}
 
 }  // namespace tsunagi::wire

@@ -106,7 +106,8 @@ Decoded<LinkAdvertMsg> read_link_advert(const Frame& f) {
   if (r.ok() && settled > 1) r.fail("settled flag " + std::to_string(settled));
   m.settled = settled == 1;
   const std::uint32_t count = read_count(r, 4, "neighbour");
-  for (std::uint32_t i = 0; r.ok() && i < count; ++i) m.neighbours.push_back(r.str(kMaxEndpointLength));
+  for (std::uint32_t i = 0; r.ok() && i < count; ++i)
+    m.neighbours.push_back(r.str(kMaxEndpointLength));
   m.ranks = r.i32_runs(kMaxRanks);
   for (Rank rank : m.ranks)
     if (r.ok() && !valid_rank(rank)) r.fail("rank " + std::to_string(rank) + " out of range");
@@ -129,7 +130,8 @@ Decoded<UndeliverableMsg> read_undeliverable(const Frame& f) {
   m.tag = r.u32();
   m.seq = r.u32();
   m.reason = r.str(kMaxEndpointLength);
-  if (r.ok() && !valid_rank(f.dst)) r.fail("undeliverable notice for rank " + std::to_string(f.dst));
+  if (r.ok() && !valid_rank(f.dst))
+    r.fail("undeliverable notice for rank " + std::to_string(f.dst));
   return finish(r, m, "undeliverable");
 }
 

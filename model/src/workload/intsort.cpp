@@ -59,7 +59,8 @@ class IntSort final : public Workload {
   void generate_keys(WorkloadContext& ctx) {
     auto total = cfg_.total_keys;
     auto rank = static_cast<std::uint64_t>(ctx.rank());
-    std::uint64_t count = total / static_cast<std::uint64_t>(p_) + (rank < total % static_cast<std::uint64_t>(p_) ? 1 : 0);
+    std::uint64_t count = total / static_cast<std::uint64_t>(p_) +
+                          (rank < total % static_cast<std::uint64_t>(p_) ? 1 : 0);
     Rng rng(derive_seed(ctx.seed(), 0x15000000 + rank));
     // NPB IS draws each key as the sum of four uniforms: a bell-shaped distribution.
     std::uint64_t quarter = std::max<std::uint64_t>(1, cfg_.max_key / 4);

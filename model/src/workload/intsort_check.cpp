@@ -9,7 +9,9 @@ namespace tsunagi {
 namespace {
 
 // A multiset hash: the sum of a strong per-key hash, so order does not matter.
-std::uint64_t key_hash(std::uint32_t key) { return mix64(0x6b657973, key); }
+std::uint64_t key_hash(std::uint32_t key) {
+  return mix64(0x6b657973, key);
+}
 
 }  // namespace
 
@@ -94,9 +96,10 @@ SortVerdict verify_sort(const std::vector<SortSummary>& summaries, std::uint64_t
     if (s.count > 0) {
       // Globally sorted: every rank's smallest key is at least the previous rank's largest.
       if (have_prev && s.min < prev_max) {
-        return {false, "rank " + std::to_string(r) + " holds keys below rank " +
-                           std::to_string(r - 1) + "'s",
-                0};
+        return {
+            false,
+            "rank " + std::to_string(r) + " holds keys below rank " + std::to_string(r - 1) + "'s",
+            0};
       }
       have_prev = true;
       prev_max = s.max;

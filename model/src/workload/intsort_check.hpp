@@ -18,7 +18,7 @@ std::vector<std::uint32_t> balanced_bucket_ranges(const std::vector<std::uint64_
 
 struct SortSummary {
   bool present = false;
-  std::uint64_t count = 0;        // keys this rank holds after the exchange
+  std::uint64_t count = 0;  // keys this rank holds after the exchange
   std::uint32_t min = 0, max = 0;
   std::uint64_t output_hash = 0;  // order-independent hash of the keys held
   std::uint64_t input_hash = 0;   // same hash of the keys this rank generated
@@ -34,8 +34,8 @@ SortSummary read_summary(const Bytes& body);
 
 struct SortVerdict {
   bool ok = false;
-  std::string reason;             // "ok" or what failed first
-  double largest_share = 0;       // largest rank's share of all keys (load balance)
+  std::string reason;        // "ok" or what failed first
+  double largest_share = 0;  // largest rank's share of all keys (load balance)
 };
 SortVerdict verify_sort(const std::vector<SortSummary>& summaries, std::uint64_t total_keys);
 

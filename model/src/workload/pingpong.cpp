@@ -19,7 +19,8 @@ class PingPong final : public Workload {
                  cfg_.ping != pong_;
     if (ctx.rank() == cfg_.ping) {
       if (!valid) {
-        ctx.report("workload", {{"name", "pingpong"}, {"verified", false},
+        ctx.report("workload", {{"name", "pingpong"},
+                                {"verified", false},
                                 {"error", "ping and pong must be two distinct ranks"}});
         ctx.finished();
         return;
@@ -48,13 +49,14 @@ class PingPong final : public Workload {
       return;
     }
     TimeNs makespan = ctx.now() - start_;
-    ctx.report("workload", {{"name", "pingpong"},
-                            {"makespan_ns", makespan},
-                            {"verified", !mismatched_ && rtts_.size() == static_cast<std::size_t>(cfg_.rounds)},
-                            {"ping", cfg_.ping},
-                            {"pong", pong_},
-                            {"message_bytes", cfg_.message_bytes},
-                            {"round_trip_ns", rtts_}});
+    ctx.report("workload",
+               {{"name", "pingpong"},
+                {"makespan_ns", makespan},
+                {"verified", !mismatched_ && rtts_.size() == static_cast<std::size_t>(cfg_.rounds)},
+                {"ping", cfg_.ping},
+                {"pong", pong_},
+                {"message_bytes", cfg_.message_bytes},
+                {"round_trip_ns", rtts_}});
     ctx.finished();
   }
 
@@ -92,10 +94,14 @@ std::unique_ptr<Workload> make_pingpong(const PingPongConfig& cfg) {
 
 std::unique_ptr<Workload> make_workload(const WorkloadConfig& config) {
   switch (config.kind) {
-    case WorkloadKind::PingPong: return make_pingpong(config.pingpong);
-    case WorkloadKind::IntSort: return make_intsort(config.intsort);
-    case WorkloadKind::Connectivity: return make_connectivity(config.connectivity);
-    case WorkloadKind::None: break;
+    case WorkloadKind::PingPong:
+      return make_pingpong(config.pingpong);
+    case WorkloadKind::IntSort:
+      return make_intsort(config.intsort);
+    case WorkloadKind::Connectivity:
+      return make_connectivity(config.connectivity);
+    case WorkloadKind::None:
+      break;
   }
   return std::make_unique<NoWorkload>();
 }

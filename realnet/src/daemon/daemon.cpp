@@ -192,8 +192,11 @@ int run_daemon(DaemonOptions& o, Role role) {
   } catch (const std::exception& error) {
     return fail(error.what());
   }
-  AsioProcess process(io, node ? make_node() : relay ? make_relay() : make_rendezvous(), adapter,
-                      *events);
+  AsioProcess process(io,
+                      node    ? make_node()
+                      : relay ? make_relay()
+                              : make_rendezvous(),
+                      adapter, *events);
   try {
     process.open();
   } catch (const std::exception& error) {

@@ -1,5 +1,6 @@
-// What tsunagi-node, tsunagi-rendezvous and tsunagi-relay share: options, scenario loading, signals, the
-// run of one AsioProcess, and the status lines the launcher reads (docs/realnet.md, "daemons").
+// What tsunagi-node, tsunagi-rendezvous and tsunagi-relay share: options, scenario loading,
+// signals, the run of one AsioProcess, and the status lines the launcher reads (docs/realnet.md,
+// "daemons").
 #pragma once
 
 #include <cstdint>

@@ -44,7 +44,8 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
       make_launch_plan(scenario, options, paths, epoch, "tsg" + std::to_string(getpid()) + "-");
   out << "#!/bin/sh\n# tsunagi run " << scenario.path << " --backend realnet --net " << plan.mode
       << " (dry run: nothing was executed)\n# " << scenario::process_count(scenario)
-      << " ranks + rendezvous" << (plan.relays.empty() ? "" : " + " + std::to_string(plan.relays.size()) + " relays")
+      << " ranks + rendezvous"
+      << (plan.relays.empty() ? "" : " + " + std::to_string(plan.relays.size()) + " relays")
       << "; event files and logs in " << plan.work_dir << "\n";
   if (plan.netns) {
     const NetnsPlan& net = *plan.netns;

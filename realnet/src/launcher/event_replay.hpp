@@ -21,7 +21,7 @@ struct ProcessRecord {
   // Filled by the launcher when the process never wrote its exit (died, never started).
   bool synthesize_exit = false;
   TimeNs died_at = 0;
-  std::string death;  // reason of the synthesized exit
+  std::string death;      // reason of the synthesized exit
   bool intended = false;  // killed by the scenario's [[faults]]: the synthesized exit is ok
 };
 

@@ -71,9 +71,10 @@ void plan_relays(const scenario::Scenario& scenario, const LaunchOptions& option
     }
     auto args = common_args(scenario, options, epoch_ns, p.events_file);
     args.insert(args.begin(), plan.paths.relay);
-    args.insert(args.end(), {"--rendezvous", kRendezvousPlaceholder, "--listen", listen,
-                             "--host-label", p.label, "--site",
-                             scenario.network.clusters.at(static_cast<std::size_t>(slots[i].cluster)).name});
+    args.insert(
+        args.end(),
+        {"--rendezvous", kRendezvousPlaceholder, "--listen", listen, "--host-label", p.label,
+         "--site", scenario.network.clusters.at(static_cast<std::size_t>(slots[i].cluster)).name});
     p.argv.insert(p.argv.end(), args.begin(), args.end());
     plan.relays.push_back(std::move(p));
   }
@@ -163,9 +164,10 @@ void check_launch_options(const scenario::Scenario& scenario, const LaunchOption
                                   " is neither a rank nor a relay of this run");
   }
   if (mode != "loopback" && mode != "netns" && scenario.protocol.overlay.plan == PlanKind::Relay)
-    throw std::invalid_argument("plan = \"relay\" runs its relay daemons in loopback and netns "
-                                "mode only (--net loopback or netns); --net " + mode +
-                                " would need a machine for each relay");
+    throw std::invalid_argument(
+        "plan = \"relay\" runs its relay daemons in loopback and netns "
+        "mode only (--net loopback or netns); --net " +
+        mode + " would need a machine for each relay");
   if (mode == "hosts") {
     const auto hosts = read_hosts_file(options.hosts_file);
     const auto needed = scenario::enumerate_hosts(scenario.network).size();

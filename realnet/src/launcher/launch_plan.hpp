@@ -36,10 +36,10 @@ struct LaunchPlan {
   std::optional<NetnsPlan> netns;
   DaemonPaths paths;
   PlannedProcess rendezvous;
-  std::vector<PlannedProcess> nodes;  // ranks in order; "absent:" faults removed
+  std::vector<PlannedProcess> nodes;   // ranks in order; "absent:" faults removed
   std::vector<PlannedProcess> relays;  // scenario::relay_slots order, labelled by their hosts
-  std::vector<Rank> absent;           // ranks not started (fault injection)
-  std::string slurm_script;           // slurm: the one script that starts everything
+  std::vector<Rank> absent;            // ranks not started (fault injection)
+  std::string slurm_script;            // slurm: the one script that starts everything
 };
 
 struct Fault {

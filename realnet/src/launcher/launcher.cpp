@@ -154,8 +154,8 @@ void Launch::handle(const std::vector<ChildLine>& lines, const std::vector<Child
     t.death = "died (" + death.how + ", pid " + std::to_string(supervisor_.pid(death.child)) +
               ") before it exited";
     t.died_at = now();
-    deaths_.push_back(it->second + " " + t.death + "; its log: " +
-                      plan_.work_dir + "/" + it->second + ".log");
+    deaths_.push_back(it->second + " " + t.death + "; its log: " + plan_.work_dir + "/" +
+                      it->second + ".log");
   }
 }
 
@@ -274,8 +274,9 @@ runner::RunSummary Launch::run() {
       const std::string rendezvous = tracked_[plan_.rendezvous.label].endpoint;
       for (const auto& relay : plan_.relays) start_process(relay, rendezvous);
       for (const auto& node : plan_.nodes) start_process(node, rendezvous);
-      observer_.on_progress("realnet: " + std::to_string(plan_.nodes.size() + plan_.relays.size() + 1) +
-                            " processes started (" + plan_.mode + "), rendezvous at " + rendezvous);
+      observer_.on_progress(
+          "realnet: " + std::to_string(plan_.nodes.size() + plan_.relays.size() + 1) +
+          " processes started (" + plan_.mode + "), rendezvous at " + rendezvous);
     }
     watch_until_done();
   } catch (const std::exception& error) {
@@ -322,7 +323,7 @@ runner::RunSummary Launch::finish() {
 }  // namespace
 
 runner::RunSummary run_realnet(const scenario::Scenario& scenario, runner::RunObserver& observer,
-                              const LaunchOptions& options) {
+                               const LaunchOptions& options) {
   Launch launch(scenario, observer, options);
   return launch.run();
 }

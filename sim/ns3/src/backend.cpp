@@ -50,8 +50,8 @@ runner::RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observ
   // relays last. The context (node id) is what ns-3's logs and pcap tracing attribute events to.
   const int rendezvous = world.table().rendezvous_index();
   auto add_host = [&](int index) {
-    hosts.push_back(std::make_unique<ProcessHost>(world, index,
-                                                  processes.make(world.table().row(index))));
+    hosts.push_back(
+        std::make_unique<ProcessHost>(world, index, processes.make(world.table().row(index))));
     ::ns3::Simulator::ScheduleWithContext(hosts.back()->node_id(), ::ns3::Seconds(0),
                                           &ProcessHost::start, hosts.back().get());
   };

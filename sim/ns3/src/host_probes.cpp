@@ -142,8 +142,7 @@ void ProcessHost::probe_throughput(const ProbeThroughputCmd& cmd) {
                             n3::MakeCallback(&ProcessHost::on_bulk_failed, this));
   socket->SetSendCallback(n3::MakeCallback(&ProcessHost::pump_bulk, this));
   socket->Connect(n3::InetSocketAddress(
-      address_of(target),
-      static_cast<std::uint16_t>(world_.slot(target).port + kBulkPortOffset)));
+      address_of(target), static_cast<std::uint16_t>(world_.slot(target).port + kBulkPortOffset)));
 }
 
 std::uint64_t ProcessHost::bulk_probe_of(const SocketPtr& socket) const {

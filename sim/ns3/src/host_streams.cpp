@@ -3,9 +3,10 @@
 // connect:  a TCP socket connects to the target's listening port (loopback when the target runs
 //           on the same node). Success gives ConnectedInput; a reset (nobody listens: unknown
 //           port, process exited) gives ConnectFailed{Refused}; an endpoint no process has is
-//           unreachable at once (the directory only hands out real ones); ns-3's SYN retries running
-//           out gives ConnectFailed{TimedOut}. A connect the core closes before it completes is
-//           dropped (a late SYN-ACK then meets a closed port and the acceptor gets a reset).
+//           unreachable at once (the directory only hands out real ones); ns-3's SYN retries
+//           running out gives ConnectFailed{TimedOut}. A connect the core closes before it
+//           completes is dropped (a late SYN-ACK then meets a closed port and the acceptor gets a
+//           reset).
 // accept:   the listener accepts every connection, like a kernel's listen queue; the core gets
 //           AcceptedInput when the handshake completes (ns-3 tells the acceptor then).
 // streams:  each SendCmd's bytes, then its filler as real zero bytes, are written to the socket

@@ -26,7 +26,9 @@ ProcessHost::ProcessHost(World& world, int index, std::unique_ptr<Process> core)
   self_.process = this;
 }
 
-ProcessHost::~ProcessHost() { self_.process = nullptr; }
+ProcessHost::~ProcessHost() {
+  self_.process = nullptr;
+}
 
 TimeNs ProcessHost::now() const {
   return static_cast<TimeNs>(n3::Simulator::Now().GetNanoSeconds());

@@ -96,8 +96,7 @@ void ProcessActor::probe_throughput(const ProbeThroughputCmd& cmd) {
   Message* bulk = world_.pool().take();
   bulk->kind = MessageKind::Bulk;
   bulk->token = cmd.probe;
-  put(target, bulk, cmd.bytes,
-      Watch{WatchKind::Put, MessageKind::Bulk, target, 0, cmd.probe});
+  put(target, bulk, cmd.bytes, Watch{WatchKind::Put, MessageKind::Bulk, target, 0, cmd.probe});
 }
 
 void ProcessActor::on_bulk_put_done(const Watch& what) {

@@ -3,8 +3,8 @@
 // connect:  SYN (64 B) to the target's inbox; the target's adapter accepts on its own (like a
 //           kernel with a listening socket), tells its core AcceptedInput and answers SYN-ACK as
 //           the first segment of its stream; the connector's core gets ConnectedInput on it.
-//           Unknown endpoint: Unreachable; exited target: Refused. A LAN SYN always arrives; how long to
-//           wait for an answer is the core's decision (it closes the connection; a late
+//           Unknown endpoint: Unreachable; exited target: Refused. A LAN SYN always arrives; how
+//           long to wait for an answer is the core's decision (it closes the connection; a late
 //           SYN-ACK is then answered with a reset so the acceptor learns).
 // streams:  each direction keeps one message in flight, so frames arrive in order and a
 //           connection's bandwidth share is that of one flow. Frames queued meanwhile leave
@@ -25,8 +25,8 @@ void ProcessActor::connect(const ConnectCmd& cmd) {
     // A machine of the run answers a port nobody listens on with a reset; an address that is no
     // machine's is unreachable (a kernel says so at once).
     deliver(ConnectFailedInput{cmd.conn, world_.is_host_of_run(cmd.to)
-                                                      ? ConnectFailure::Refused
-                                                      : ConnectFailure::Unreachable});
+                                             ? ConnectFailure::Refused
+                                             : ConnectFailure::Unreachable});
     return;
   }
   if (world_.exited(target) || conns_.count(cmd.conn) != 0) {

@@ -3,9 +3,9 @@
 // reject, ConnectFailure::Refused); a dropping firewall or a NAT'd private address swallows
 // every SYN, so the connect fails when the kernel gives up (network.syn: 1 s doubling over 6
 // retries = 127 s; the paper's 3 s over 5 = 189 s); the core gives up earlier by closing the
-// connection when its own connect_timeout passes. An accepted SYN still has to pass the routers' rate limits: a SYN finding a
-// token bucket empty is dropped and retransmitted on the same schedule. This is what made the
-// paper's 64-process all-to-all connect take 189 s.
+// connection when its own connect_timeout passes. An accepted SYN still has to pass the routers'
+// rate limits: a SYN finding a token bucket empty is dropped and retransmitted on the same
+// schedule. This is what made the paper's 64-process all-to-all connect take 189 s.
 #include "process_actor.hpp"
 
 namespace tsunagi::sim::simgrid {

@@ -18,7 +18,7 @@ namespace tsunagi::sim::simgrid {
 namespace {
 
 std::unique_ptr<ProcessActor> start_actor(World& world, int index,
-                                         const runner::ProcessFactories& processes) {
+                                          const runner::ProcessFactories& processes) {
   auto actor =
       std::make_unique<ProcessActor>(world, index, processes.make(world.table().row(index)));
   ProcessActor* body = actor.get();
@@ -38,8 +38,8 @@ runner::RunSummary run_simgrid_with(const scenario::Scenario& scenario,
   runner::claim_world_once("run_simgrid");  // one Engine per OS process, no rewinding its clock
   const std::unique_ptr<sg4::Engine> engine = make_engine();
   configure_engine(scenario);
-  const Platform platform = build_platform(scenario.network, platform_options(scenario),
-                                           scenario::relay_slots(scenario));
+  const Platform platform =
+      build_platform(scenario.network, platform_options(scenario), scenario::relay_slots(scenario));
   World world(scenario, observer, platform);
 
   // Declared after the world, so actors (and the activities they hold) go first.

@@ -182,8 +182,9 @@ Platform build_platform(const scenario::Network& network, const PlatformOptions&
     if (wan != nullptr && parent == nullptr) {
       for (const scenario::RelaySlot& relay : relays) {
         if (relay.cluster != cluster) continue;
-        platform.relays.push_back(add_host(switches[s], relay.host, spec, network.loopback_bandwidth,
-                                           network.loopback_latency, options));
+        platform.relays.push_back(add_host(switches[s], relay.host, spec,
+                                           network.loopback_bandwidth, network.loopback_latency,
+                                           options));
       }
     }
   }

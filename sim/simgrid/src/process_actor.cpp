@@ -39,7 +39,9 @@ void ProcessActor::run() {
   for (;;) wait_for_event();
 }
 
-TimeNs ProcessActor::now() const { return to_ns(::simgrid::s4u::Engine::get_clock()); }
+TimeNs ProcessActor::now() const {
+  return to_ns(::simgrid::s4u::Engine::get_clock());
+}
 
 bool ProcessActor::fire_due_timer() {
   if (timers_.empty() || timers_.top().at > now()) return false;

@@ -36,7 +36,8 @@ void World::add_relays(const scenario::Scenario& scenario, const Platform& platf
 }
 
 scenario::ConnectOutcome World::policy(int from, int to) const {
-  return scenario::policy_outcome(network_, slots_[static_cast<std::size_t>(from)].place, slots_[static_cast<std::size_t>(to)].place);
+  return scenario::policy_outcome(network_, slots_[static_cast<std::size_t>(from)].place,
+                                  slots_[static_cast<std::size_t>(to)].place);
 }
 
 bool World::pass_syn(int from, int to, TimeNs now) {

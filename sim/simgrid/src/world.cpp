@@ -40,9 +40,12 @@ World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
     const auto host = static_cast<std::size_t>(host_of[r]);
     const int slot = slot_of[r];
     const auto rank = static_cast<Rank>(r);
-    runner::ProcessRow row{runner::Role::Node, rank, runner::process_label(rank),
+    runner::ProcessRow row{runner::Role::Node,
+                           rank,
+                           runner::process_label(rank),
                            platform.hosts[host]->get_name() + ":" + std::to_string(slot),
-                           platform.hosts[host]->get_name(), site_of(cluster_of[r])};
+                           platform.hosts[host]->get_name(),
+                           site_of(cluster_of[r])};
     add_process(std::move(row), platform.hosts[host], scenario::Place{cluster_of[r], false});
   }
   int rendezvous_cluster = -1;
@@ -50,8 +53,7 @@ World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
     if (network_.clusters[c].name == network_.rendezvous_cluster)
       rendezvous_cluster = static_cast<int>(c);
   add_process(runner::ProcessRow{runner::Role::Rendezvous, kNoRank, runner::process_label(kNoRank),
-                                 kRendezvousEndpoint, kRendezvousHost,
-                                 site_of(rendezvous_cluster)},
+                                 kRendezvousEndpoint, kRendezvousHost, site_of(rendezvous_cluster)},
               platform.rendezvous, scenario::Place{rendezvous_cluster, false});
   add_relays(scenario, platform);
   std::vector<runner::PlannedKill> kills;

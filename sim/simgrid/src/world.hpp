@@ -87,8 +87,8 @@ class World {
   runner::ProcessTable table_;
   std::vector<ActorSlot> slots_;  // parallel to the table's rows
   scenario::Network network_;
-  std::vector<SynBucket> buckets_;                 // one per cluster router
-  std::vector<std::uint64_t> wan_connections_;     // per cluster router
+  std::vector<SynBucket> buckets_;              // one per cluster router
+  std::vector<std::uint64_t> wan_connections_;  // per cluster router
   MessagePool pool_;
   bool route_probes_ = false;
   std::uint64_t latency_only_below_ = 0;

@@ -31,7 +31,9 @@ inline Duration timeout_after(const Input& in, Duration rtt) {
   return std::chrono::duration_cast<std::chrono::microseconds>(deadline);
 }
 
-inline int operand(int x) { return std::abs(x); }
+inline int operand(int x) {
+  return std::abs(x);
+}
 
 inline std::vector<int> random_tree(Rng& rng, int n) {
   std::vector<int> parent(n);
@@ -40,7 +42,11 @@ inline std::vector<int> random_tree(Rng& rng, int n) {
   return parent;
 }
 
-inline std::string trace_detail() { return "no steady_clock, no rand() here"; }
-inline char quote() { return '"'; }
+inline std::string trace_detail() {
+  return "no steady_clock, no rand() here";
+}
+inline char quote() {
+  return '"';
+}
 
 }  // namespace fixture

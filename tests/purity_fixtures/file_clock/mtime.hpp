@@ -2,4 +2,5 @@
 #pragma once
 #include <chrono>
 
-using Mtime = std::chrono::file_clock::time_point;  // expect-violation: uses std::chrono::file_clock
+using Mtime =
+    std::chrono::file_clock::time_point;  // expect-violation: uses std::chrono::file_clock

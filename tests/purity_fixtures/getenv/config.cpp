@@ -2,6 +2,7 @@
 #include <cstdlib>
 
 int shortcut_capacity() {
-  const char* value = std::getenv("TSUNAGI_CAPACITY");  // expect-violation: reads the environment (getenv)
+  const char* value =
+      std::getenv("TSUNAGI_CAPACITY");  // expect-violation: reads the environment (getenv)
   return value ? std::atoi(value) : 0;
 }

@@ -2,4 +2,5 @@
 #pragma once
 #include <chrono>
 
-using Tick = std::chrono::high_resolution_clock::duration;  // expect-violation: uses std::chrono::high_resolution_clock
+using Tick = std::chrono::high_resolution_clock::duration;  // expect-violation: uses
+                                                            // std::chrono::high_resolution_clock

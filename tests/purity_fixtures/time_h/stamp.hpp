@@ -2,4 +2,6 @@
 #pragma once
 #include <time.h>  // expect-violation: includes <time.h> (the C clock)
 
-inline long stamp() { return 0; }
+inline long stamp() {
+  return 0;
+}

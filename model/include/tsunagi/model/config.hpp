@@ -31,9 +31,9 @@ enum class GroupMethod { AllPairs, Leaders };
 enum class DirectoryMode { Full, OnDemand };
 
 struct InferenceConfig {
-  int rtt_samples = 3;             // K probes per peer, the minimum is kept (paper 000 §2.1)
-  int rtt_parallel = 1;            // probes a node keeps in flight at once
-  double min_jump_ratio = 0.3;     // a cut counts only if RTT grows by at least this fraction
+  int rtt_samples = 3;          // K probes per peer, the minimum is kept (paper 000 §2.1)
+  int rtt_parallel = 1;         // probes a node keeps in flight at once
+  double min_jump_ratio = 0.3;  // a cut counts only if RTT grows by at least this fraction
   // Host-mates are known from the host labels processes register with (a process knows its
   // machine). For runs where labels say nothing, > 0 also detects them from RTTs: a near side
   // below this share of the far side is read as one host (0.25 suits LANs; 0 = off).
@@ -51,14 +51,14 @@ struct InferenceConfig {
 struct OverlayConfig {
   PlanKind plan = PlanKind::TopologyAware;
   RoutingKind routing = RoutingKind::Rounds;
-  int random_k = 8;                // expected degree of the random plan
-  int shortcut_capacity = 0;       // paper 000 §3.2; 0 = no shortcuts
+  int random_k = 8;           // expected degree of the random plan
+  int shortcut_capacity = 0;  // paper 000 §3.2; 0 = no shortcuts
   TimeNs connect_timeout = 3 * kNsPerSec;
   // Static connections a node has in the making at once (0 = all at once). Real stacks limit
   // connect bursts (SYN floods overflow accept queues and trip router rate limits); in a flow
   // simulator it also bounds the flows that share the network at the same moment.
   int connect_parallel = 4;
-  bool trace_full_routes = true;   // false: one digest per node instead of its whole table
+  bool trace_full_routes = true;  // false: one digest per node instead of its whole table
 };
 
 enum class WorkloadKind { None, PingPong, IntSort, Connectivity };
@@ -74,8 +74,8 @@ struct ConnectivityConfig {
 struct PingPongConfig {
   std::uint64_t message_bytes = 64;
   int rounds = 10;
-  Rank ping = 0;                   // first rank of the pair
-  Rank pong = -1;                  // second rank; -1 = the last rank
+  Rank ping = 0;   // first rank of the pair
+  Rank pong = -1;  // second rank; -1 = the last rank
 };
 
 struct IntSortConfig {
@@ -97,8 +97,8 @@ struct ProtocolConfig {
   OverlayConfig overlay;
   WorkloadConfig workload;
   std::uint64_t seed = 1;
-  int processes = 0;               // number of ranks the rendezvous waits for
-  int relays = 0;                  // plan = relay: relay daemons the rendezvous waits for
+  int processes = 0;  // number of ranks the rendezvous waits for
+  int relays = 0;     // plan = relay: relay daemons the rendezvous waits for
   DirectoryMode directory = DirectoryMode::Full;
   // The rendezvous gives up, naming the missing ranks, when not all registered by then.
   TimeNs registration_timeout = 60 * kNsPerSec;

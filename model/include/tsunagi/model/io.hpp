@@ -22,6 +22,8 @@ namespace tsunagi {
 
 using Bytes = std::vector<std::uint8_t>;
 
+// The inputs and commands stay one line each, so the whole boundary reads on one page.
+// clang-format off
 // ---------------------------------------------------------------- inputs (world -> process)
 
 struct StartedInput {
@@ -129,5 +131,7 @@ void perform_commands(Process& core, Backend& backend) {
     if (backend.stopped()) return;
   }
 }
+
+// clang-format on
 
 }  // namespace tsunagi

@@ -23,38 +23,94 @@ constexpr std::size_t kMaxEndpointLength = 256;
 // Relay: a node attaching to a relay of its site (plan = relay).
 enum class ConnPurpose : std::uint8_t { Control = 0, Static = 1, Shortcut = 2, Relay = 3 };
 
-struct HelloMsg { Rank rank = kNoRank; ConnPurpose purpose = ConnPurpose::Control; };
-// `site`: the LAN the rank runs in ("" without clusters); the relay plan groups ranks by it.
-struct RegisterMsg { Rank rank = kNoRank; std::string endpoint; std::string host; std::string site; };
-struct DirectoryMsg {                // index = rank
-  std::vector<std::string> endpoints;
-  std::vector<std::string> hosts;     // the host label each rank registered with
+struct HelloMsg {
+  Rank rank = kNoRank;
+  ConnPurpose purpose = ConnPurpose::Control;
 };
-struct RttReportMsg { Rank rank = kNoRank; std::vector<Rank> near; std::uint64_t probes = 0; };
-struct GroupsMsgBody { Groups groups; };
-struct RouteEntry { Rank dest = kNoRank; std::uint16_t dist = 0; };
-struct RouteRoundMsg { std::uint32_t round = 0; bool final = false; std::vector<RouteEntry> entries; };
+// `site`: the LAN the rank runs in ("" without clusters); the relay plan groups ranks by it.
+struct RegisterMsg {
+  Rank rank = kNoRank;
+  std::string endpoint;
+  std::string host;
+  std::string site;
+};
+struct DirectoryMsg {  // index = rank
+  std::vector<std::string> endpoints;
+  std::vector<std::string> hosts;  // the host label each rank registered with
+};
+struct RttReportMsg {
+  Rank rank = kNoRank;
+  std::vector<Rank> near;
+  std::uint64_t probes = 0;
+};
+struct GroupsMsgBody {
+  Groups groups;
+};
+struct RouteEntry {
+  Rank dest = kNoRank;
+  std::uint16_t dist = 0;
+};
+struct RouteRoundMsg {
+  std::uint32_t round = 0;
+  bool final = false;
+  std::vector<RouteEntry> entries;
+};
 // Tree inference (paper 000 §2.2): the rendezvous has a node send `bytes` to rank `to`; orders
 // sent together run together. The node answers with the transfer's duration.
-struct ProbeOrderMsg { std::uint64_t probe = 0; Rank to = kNoRank; std::uint64_t bytes = 0; };
-struct ProbeResultMsg { std::uint64_t probe = 0; std::uint64_t bytes = 0; TimeNs elapsed = 0; bool ok = false; };
+struct ProbeOrderMsg {
+  std::uint64_t probe = 0;
+  Rank to = kNoRank;
+  std::uint64_t bytes = 0;
+};
+struct ProbeResultMsg {
+  std::uint64_t probe = 0;
+  std::uint64_t bytes = 0;
+  TimeNs elapsed = 0;
+  bool ok = false;
+};
 // Scalable inference: the rendezvous names the ranks a node measures; the node answers with
 // one RTT per rank (0 = the probe failed).
-struct RttOrderMsg { std::uint32_t round = 0; std::vector<Rank> targets; };
-struct RttColumnMsg { std::uint32_t round = 0; std::vector<Rank> peers; std::vector<std::uint64_t> rtts; };
+struct RttOrderMsg {
+  std::uint32_t round = 0;
+  std::vector<Rank> targets;
+};
+struct RttColumnMsg {
+  std::uint32_t round = 0;
+  std::vector<Rank> peers;
+  std::vector<std::uint64_t> rtts;
+};
 // Directory on demand: a node asks for the endpoints it is about to use; the rendezvous answers
 // with one endpoint per rank, in the order asked.
-struct EndpointQueryMsg { std::vector<Rank> ranks; };
-struct EndpointReplyMsg { std::vector<Rank> ranks; std::vector<std::string> endpoints; };
-struct DataMsg { std::uint32_t tag = 0; Bytes body; };
+struct EndpointQueryMsg {
+  std::vector<Rank> ranks;
+};
+struct EndpointReplyMsg {
+  std::vector<Rank> ranks;
+  std::vector<std::string> endpoints;
+};
+struct DataMsg {
+  std::uint32_t tag = 0;
+  Bytes body;
+};
 
 // Relays (paper 001; docs/relay.md). A relay is named by its label (its host, "chiba-relay0").
-struct RelayEntry { std::string label; std::string site; std::string endpoint; };
-struct RelayRegisterMsg { RelayEntry relay; };
+struct RelayEntry {
+  std::string label;
+  std::string site;
+  std::string endpoint;
+};
+struct RelayRegisterMsg {
+  RelayEntry relay;
+};
 // To a relay: every relay (itself included) and the ranks told to attach to it first. To a
 // node: the relays of its site, the one to attach to first, then the fall-backs in order.
-struct RelayListMsg { std::vector<RelayEntry> relays; std::vector<Rank> expected; };
-struct RelayHelloMsg { std::string label; };
+struct RelayListMsg {
+  std::vector<RelayEntry> relays;
+  std::vector<Rank> expected;
+};
+struct RelayHelloMsg {
+  std::string label;
+};
 // Flooded link state: the origin's live relay links, the ranks attached to it, and whether all
 // its own connect attempts have settled (succeeded or failed).
 struct LinkAdvertMsg {
@@ -66,7 +122,11 @@ struct LinkAdvertMsg {
 };
 // Goes back to the source of a data frame (header dst) that a relay could not deliver (header
 // src = the frame's destination); tag and seq name the lost message.
-struct UndeliverableMsg { std::uint32_t tag = 0; std::uint32_t seq = 0; std::string reason; };
+struct UndeliverableMsg {
+  std::uint32_t tag = 0;
+  std::uint32_t seq = 0;
+  std::string reason;
+};
 
 Frame make_hello(const HelloMsg& m);
 Frame make_register(const RegisterMsg& m);

@@ -1,7 +1,7 @@
-// The core's own seeded random numbers. docs/architecture.md: randomness comes from a seeded generator the
-// core owns, and the same seed must give byte-identical traces on every platform and backend.
-// <random> is not used because its distributions are implementation-defined (libstdc++ and libc++
-// give different numbers for the same engine), and it is banned from model/ anyway.
+// The core's own seeded random numbers. docs/architecture.md: randomness comes from a seeded
+// generator the core owns, and the same seed must give byte-identical traces on every platform and
+// backend. <random> is not used because its distributions are implementation-defined (libstdc++ and
+// libc++ give different numbers for the same engine), and it is banned from model/ anyway.
 //
 // Generator: xoshiro256** (Blackman & Vigna, 2018) seeded through SplitMix64, the seeding its
 // authors recommend. Everything is fixed-width unsigned arithmetic, so results are exact and

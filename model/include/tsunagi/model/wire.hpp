@@ -32,34 +32,34 @@ using Bytes = std::vector<std::uint8_t>;
 constexpr std::uint8_t kMagic = 0x54;
 constexpr std::uint8_t kWireVersion = 1;
 constexpr std::size_t kHeaderSize = 32;
-constexpr std::uint32_t kMaxPayload = 64u << 20;          // 64 MiB
+constexpr std::uint32_t kMaxPayload = 64u << 20;              // 64 MiB
 constexpr std::uint64_t kMaxFiller = std::uint64_t{1} << 34;  // 16 GiB
 constexpr std::uint8_t kDefaultTtl = 16;
 
 enum class FrameType : std::uint8_t {
-  Hello = 1,       // first frame on every connection: who I am and why I connected
-  Register = 2,    // node -> rendezvous: rank, endpoint, host label
-  Directory = 3,   // rendezvous -> node: every rank's endpoint
-  RttReport = 4,   // node -> rendezvous: the peers it judged on its own switch
-  GroupsMsg = 5,   // rendezvous -> node: the combined switch groups
-  RouteRound = 6,  // node -> neighbour: one round of distance-vector routing
-  Data = 7,        // application data, relayed hop by hop
-  Done = 8,        // node -> rendezvous: my workload finished
-  Shutdown = 9,    // rendezvous -> node, relay: everyone finished: report, stop sending, ack
-  Goodbye = 10,    // either end of a shortcut: I stop sending here; answer and close
-  ProbeOrder = 11,   // rendezvous -> node: run a throughput probe to a rank now
-  ProbeResult = 12,  // node -> rendezvous: how long that probe's transfer took
-  RttOrder = 13,     // rendezvous -> node: measure RTTs to these ranks (scalable inference)
-  RttColumn = 14,    // node -> rendezvous: the RTTs it measured
-  EndpointQuery = 15,  // node -> rendezvous: where do these ranks listen? (directory on demand)
-  EndpointReply = 16,  // rendezvous -> node: their endpoints
-  RelayRegister = 17,  // relay -> rendezvous: label, site, endpoint (plan = relay)
-  RelayList = 18,      // rendezvous -> relay: every relay; -> node: the relays of its site
-  RelayHello = 19,     // first frame on a relay -> relay connection: the initiator's label
-  LinkAdvert = 20,     // relay -> relay, flooded: origin's live links and attached ranks
-  Undeliverable = 21,  // relay -> the source rank: this data frame cannot be delivered
-  Settled = 22,        // node -> rendezvous: my static connects are settled (routing = direct)
-  Start = 23,          // rendezvous -> node: everyone settled, start the workload
+  Hello = 1,             // first frame on every connection: who I am and why I connected
+  Register = 2,          // node -> rendezvous: rank, endpoint, host label
+  Directory = 3,         // rendezvous -> node: every rank's endpoint
+  RttReport = 4,         // node -> rendezvous: the peers it judged on its own switch
+  GroupsMsg = 5,         // rendezvous -> node: the combined switch groups
+  RouteRound = 6,        // node -> neighbour: one round of distance-vector routing
+  Data = 7,              // application data, relayed hop by hop
+  Done = 8,              // node -> rendezvous: my workload finished
+  Shutdown = 9,          // rendezvous -> node, relay: everyone finished: report, stop sending, ack
+  Goodbye = 10,          // either end of a shortcut: I stop sending here; answer and close
+  ProbeOrder = 11,       // rendezvous -> node: run a throughput probe to a rank now
+  ProbeResult = 12,      // node -> rendezvous: how long that probe's transfer took
+  RttOrder = 13,         // rendezvous -> node: measure RTTs to these ranks (scalable inference)
+  RttColumn = 14,        // node -> rendezvous: the RTTs it measured
+  EndpointQuery = 15,    // node -> rendezvous: where do these ranks listen? (directory on demand)
+  EndpointReply = 16,    // rendezvous -> node: their endpoints
+  RelayRegister = 17,    // relay -> rendezvous: label, site, endpoint (plan = relay)
+  RelayList = 18,        // rendezvous -> relay: every relay; -> node: the relays of its site
+  RelayHello = 19,       // first frame on a relay -> relay connection: the initiator's label
+  LinkAdvert = 20,       // relay -> relay, flooded: origin's live links and attached ranks
+  Undeliverable = 21,    // relay -> the source rank: this data frame cannot be delivered
+  Settled = 22,          // node -> rendezvous: my static connects are settled (routing = direct)
+  Start = 23,            // rendezvous -> node: everyone settled, start the workload
   PeerUnreachable = 24,  // node -> rendezvous -> node: my static connect to you failed
   ShutdownAck = 25,      // node, relay -> rendezvous: reported; what closes now is expected
   Release = 26,          // rendezvous -> node, relay: everyone acknowledged; leave
@@ -105,9 +105,9 @@ class Deframer {
   Bytes buffer_;
   std::size_t read_pos_ = 0;
   std::uint64_t filler_credit_ = 0;
-  std::optional<Frame> pending_;      // header parsed, waiting for payload/filler
+  std::optional<Frame> pending_;  // header parsed, waiting for payload/filler
   std::uint64_t filler_needed_ = 0;
-  bool payload_done_ = false;         // payload copied, filler still outstanding
+  bool payload_done_ = false;  // payload copied, filler still outstanding
   bool failed_ = false;
 };
 

@@ -36,13 +36,12 @@ struct LaunchOptions {
   std::vector<std::string> faults;
 };
 
-
 // Runs the scenario to its end and tells `observer` everything the processes decided and
 // reported. Every namespace, link and process it made is gone when it returns (also after an
 // exception or SIGINT). Throws std::invalid_argument for bad options, std::runtime_error when
 // the run cannot start at all (not root for netns, daemons not found).
 runner::RunSummary run_realnet(const scenario::Scenario& scenario, runner::RunObserver& observer,
-                              const LaunchOptions& options);
+                               const LaunchOptions& options);
 
 // Bad options (unknown --net, bad --fault, unreadable --hosts file) -> std::invalid_argument
 // saying what is wrong; call it before a run to report bad input as such.

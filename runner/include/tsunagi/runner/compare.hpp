@@ -19,7 +19,7 @@ struct CompareOutcome {
   // The first differences, in process order; at most one per process (what follows a process's
   // first different decision usually differs because of it).
   std::vector<std::string> differences;
-  std::size_t differing = 0;       // differences found in all, including those not listed
+  std::size_t differing = 0;  // differences found in all, including those not listed
   std::size_t processes_a = 0;
   std::size_t processes_b = 0;
   std::size_t decisions_a = 0;

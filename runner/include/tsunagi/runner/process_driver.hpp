@@ -36,7 +36,9 @@ struct ProcessFactories {
 };
 
 // The protocol core's roles, all three.
-inline ProcessFactories core_roles() { return {}; }
+inline ProcessFactories core_roles() {
+  return {};
+}
 
 class ProcessDriver {
  public:

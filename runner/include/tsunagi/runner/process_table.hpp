@@ -99,7 +99,7 @@ class ProcessTable {
   std::shared_ptr<const ProtocolConfig> config_;
   std::vector<ProcessRow> rows_;
   std::unordered_map<Endpoint, int> by_endpoint_;  // looked up only, never iterated
-  std::map<std::string, double> counts_;          // ordered: reported in key order
+  std::map<std::string, double> counts_;           // ordered: reported in key order
   bool counts_reported_ = false;
   int rank_count_ = 0;
   Rank last_rank_ = kNoRank;

@@ -18,11 +18,11 @@ namespace tsunagi::runner {
 
 // One protocol decision as it appears in trace.jsonl.
 struct TraceLine {
-  std::string proc;        // process_label() of the deciding process
-  std::uint64_t seq = 0;   // per-process decision number, from 0
+  std::string proc;       // process_label() of the deciding process
+  std::uint64_t seq = 0;  // per-process decision number, from 0
   std::string kind;
   nlohmann::json detail;
-  TimeNs t_ns = 0;         // backend time; never compared by `tsunagi compare`
+  TimeNs t_ns = 0;  // backend time; never compared by `tsunagi compare`
 };
 
 struct ReportEntry {

@@ -22,16 +22,15 @@ namespace tsunagi::runner {
 // Bumped whenever a key changes meaning or disappears (adding keys does not bump it).
 constexpr int kResultSchemaVersion = 1;
 
-
 // What the runner knows about a run besides what the processes reported.
 struct RunFacts {
-  std::string scenario;       // scenario name
+  std::string scenario;  // scenario name
   std::string scenario_path;
   std::string backend;
   std::uint64_t seed = 0;
-  int processes = 0;          // ranks r0 .. r<processes-1> are expected to report
-  std::string workload;       // to_string(WorkloadKind); "none" expects no workload report
-  Groups true_groups;         // ground truth, scored against the inferred groups
+  int processes = 0;     // ranks r0 .. r<processes-1> are expected to report
+  std::string workload;  // to_string(WorkloadKind); "none" expects no workload report
+  Groups true_groups;    // ground truth, scored against the inferred groups
   std::vector<int> true_switch_parent;  // ground-truth switch tree (scenario switch indices)
   std::vector<int> true_switch_of_rank;
   // Whether the true network meets the exact tree method's assumptions (docs/tree-inference.md):
@@ -44,7 +43,7 @@ struct RunFacts {
   std::vector<int> rank_cluster;
   std::vector<std::vector<bool>> clusters_connectable;
   RunSummary summary;  // how the backend says the run ended
-  double wall_s = 0;          // wall-clock seconds the backend ran
+  double wall_s = 0;   // wall-clock seconds the backend ran
 };
 
 struct RunResult {

@@ -22,8 +22,8 @@ class CompareError : public std::runtime_error {
 struct Decision {
   std::uint64_t seq = 0;
   std::string kind;
-  nlohmann::json detail;   // with every "timing" member removed, at any depth
-  std::size_t line = 0;    // 1-based line in trace.jsonl, for messages
+  nlohmann::json detail;  // with every "timing" member removed, at any depth
+  std::size_t line = 0;   // 1-based line in trace.jsonl, for messages
 };
 
 // Orders process labels as people read them: named processes ("rendezvous", relays) first,

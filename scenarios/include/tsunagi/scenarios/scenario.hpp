@@ -15,9 +15,9 @@ namespace tsunagi::scenario {
 // One switch of a switched cluster. Hosts hang off it directly; the switch hangs off `parent`.
 struct SwitchSpec {
   std::string name;
-  std::string parent;            // empty for the root switch
-  int hosts = 0;                 // hosts attached directly to this switch
-  double host_bandwidth = 125e6; // bytes/s of each host's link to this switch
+  std::string parent;             // empty for the root switch
+  int hosts = 0;                  // hosts attached directly to this switch
+  double host_bandwidth = 125e6;  // bytes/s of each host's link to this switch
   TimeNs host_latency = 5 * kNsPerUs;
   double uplink_bandwidth = 125e6;  // bytes/s of this switch's link to its parent
   TimeNs uplink_latency = 5 * kNsPerUs;
@@ -42,21 +42,21 @@ enum class RelayPlacement { Inside, Gateway };
 // Routers that drop bursts of connection attempts: a token bucket of `burst` SYNs refilled at
 // `per_second`; a SYN finding the bucket empty is dropped (the sender's kernel retransmits it).
 struct ConnectRateLimit {
-  double per_second = 0;          // 0 = no limit
+  double per_second = 0;  // 0 = no limit
   int burst = 0;
   bool operator==(const ConnectRateLimit&) const = default;
 };
 
 struct ClusterSpec {
   std::string name;
-  std::string root_switch;        // the switch of this cluster joined to its router
+  std::string root_switch;  // the switch of this cluster joined to its router
   ClusterPolicy policy = ClusterPolicy::Open;
-  std::vector<std::string> allow; // cluster names exempt from the policy
-  bool firewall_rejects = false;  // false: blocked SYNs vanish (time-out); true: refused (RST)
+  std::vector<std::string> allow;  // cluster names exempt from the policy
+  bool firewall_rejects = false;   // false: blocked SYNs vanish (time-out); true: refused (RST)
   ConnectRateLimit connect_rate;
-  double wan_bandwidth = 125e6;   // router <-> WAN core, bytes/s
+  double wan_bandwidth = 125e6;  // router <-> WAN core, bytes/s
   TimeNs wan_latency = 1 * kNsPerMs;
-  int relays = 0;                 // relay daemons of this cluster
+  int relays = 0;  // relay daemons of this cluster
   RelayPlacement relay_at = RelayPlacement::Inside;
   bool operator==(const ClusterSpec&) const = default;
 };
@@ -83,12 +83,12 @@ struct Network {
 
 struct Placement {
   int procs_per_host = 1;
-  int processes = 0;             // 0 = every host slot; otherwise the first N slots (block order)
+  int processes = 0;  // 0 = every host slot; otherwise the first N slots (block order)
 };
 
 struct SimgridConfig {
   std::string network_model = "CM02";  // see docs/simgrid.md for why
-  double host_speed = 1e9;            // flop/s; compute phases are given in time, not flops
+  double host_speed = 1e9;             // flop/s; compute phases are given in time, not flops
   // "flow": each probe sample is a real ping/pong pair of flows (shares links with everything
   // else). "route": the probe's RTT is read off the route (2 x (latency + bytes / bottleneck)),
   // the uncontended answer of the flow model, and the prober waits K x RTT. Thousands of
@@ -112,12 +112,12 @@ struct FaultSpec {
 
 struct Scenario {
   std::string name;
-  std::string path;              // file it came from (for messages)
+  std::string path;  // file it came from (for messages)
   std::string description;
   std::uint64_t seed = 1;
   Network network;
   Placement placement;
-  ProtocolConfig protocol;       // protocol.processes and protocol.seed are filled by the loader
+  ProtocolConfig protocol;  // protocol.processes and protocol.seed are filled by the loader
   SimgridConfig simgrid;
   std::vector<FaultSpec> faults;  // in file order
 };
@@ -125,8 +125,8 @@ struct Scenario {
 // ---- ground truth derived from the scenario (used by backends and the runner, never the core)
 
 struct HostSlot {
-  std::string host;              // unique host name, e.g. "s3-h07"
-  int switch_index = 0;          // index into network.switches
+  std::string host;      // unique host name, e.g. "s3-h07"
+  int switch_index = 0;  // index into network.switches
 };
 
 // All hosts in order: switch by switch (in file order), then host by host.
@@ -154,8 +154,8 @@ std::vector<int> cluster_of_switches(const Network& network);
 
 // Where a process sits, as far as connection policies care.
 struct Place {
-  int cluster = -1;               // -1: no clusters in this scenario
-  bool gateway = false;           // on the router itself (public address of a NAT'd cluster)
+  int cluster = -1;      // -1: no clusters in this scenario
+  bool gateway = false;  // on the router itself (public address of a NAT'd cluster)
 };
 
 // What a connect from `from` to `to` meets, from the policies alone (rate limits are stateful
@@ -170,7 +170,7 @@ ConnectOutcome policy_outcome(const Network& network, Place from, Place to);
 struct RelaySlot {
   std::string host;
   int cluster = 0;
-  int index = 0;                  // within its cluster
+  int index = 0;  // within its cluster
   RelayPlacement at = RelayPlacement::Inside;
 };
 std::vector<RelaySlot> relay_slots(const Scenario& scenario);

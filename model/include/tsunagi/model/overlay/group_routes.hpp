@@ -28,11 +28,11 @@ class GroupRoutes {
   // connections that came up.
   GroupRoutes(Rank self, int n, const Groups& groups, std::vector<Rank> neighbors);
 
-  Rank next_hop(Rank dest) const;              // kNoRank when unreachable
-  std::uint16_t distance(Rank dest) const;     // hops assumed along the chosen route
+  Rank next_hop(Rank dest) const;           // kNoRank when unreachable
+  std::uint16_t distance(Rank dest) const;  // hops assumed along the chosen route
   void drop_neighbor(Rank neighbor);
-  std::vector<Rank> next_hops() const;         // the whole table, for the trace
-  int known() const;                           // destinations with a route (self included)
+  std::vector<Rank> next_hops() const;  // the whole table, for the trace
+  int known() const;                    // destinations with a route (self included)
   int max_distance() const;
 
  private:
@@ -43,11 +43,11 @@ class GroupRoutes {
   Rank self_;
   int n_;
   int own_group_ = -1;
-  std::vector<int> group_of_;                   // rank -> group index
+  std::vector<int> group_of_;                    // rank -> group index
   std::vector<std::vector<Rank>> neighbors_in_;  // group index -> our neighbours there, sorted
-  std::vector<Rank> own_members_;               // our group in group order
-  std::vector<Rank> neighbors_;                 // sorted
-  std::vector<Rank> dropped_;                   // sorted
+  std::vector<Rank> own_members_;                // our group in group order
+  std::vector<Rank> neighbors_;                  // sorted
+  std::vector<Rank> dropped_;                    // sorted
 };
 
 }  // namespace tsunagi

@@ -34,7 +34,7 @@ class RoutingRounds {
   // The connection to `neighbor` is gone: stop waiting for it (routes go around it).
   void drop_neighbor(Rank neighbor);
 
-  bool done() const { return done_; }           // final round sent; nothing more to do
+  bool done() const { return done_; }  // final round sent; nothing more to do
   bool complete() const { return known_ == n_; }
   std::uint32_t round() const { return round_; }
   Rank next_hop(Rank dest) const { return next_[static_cast<std::size_t>(dest)]; }
@@ -56,7 +56,7 @@ class RoutingRounds {
   std::vector<Rank> next_;
   std::vector<Rank> learned_last_round_;
   std::map<Rank, std::uint32_t> final_round_;
-  std::vector<Rank> dropped_;                   // sorted   // neighbour -> round of its final message
+  std::vector<Rank> dropped_;  // sorted   // neighbour -> round of its final message
   std::map<std::uint32_t, std::map<Rank, wire::RouteRoundMsg>> inbox_;  // round -> sender -> msg
   std::uint32_t round_ = 0;
   int known_ = 0;

@@ -15,9 +15,9 @@
 namespace tsunagi::relay {
 
 struct Advert {
-  std::string origin;               // relay label, e.g. "chiba-relay0"
-  std::uint64_t seq = 0;            // strictly increasing per origin
-  std::set<std::string> neighbours; // relays the origin has a live connection to
+  std::string origin;                // relay label, e.g. "chiba-relay0"
+  std::uint64_t seq = 0;             // strictly increasing per origin
+  std::set<std::string> neighbours;  // relays the origin has a live connection to
   // Carried along, not used for paths: whether all the origin's connects are decided and the
   // ranks told to attach to it attached, and the ranks attached to it (ascending).
   bool settled = false;

@@ -2,8 +2,9 @@
 //
 // ns-3 3.37's headers do not compile as C++20 (GCC 12), so the backend's ns-3 translation units
 // are C++17 and may include only C++17-clean headers: this one, the core's io.hpp / roles.hpp
-// and the runner's observer.hpp, process_table.hpp, process_driver.hpp and run_summary.hpp. The scenario struct is C++20, so the C++20 front
-// (run_from_scenario.cpp, behind ns3_backend.hpp) turns a Scenario into an Ns3Spec first.
+// and the runner's observer.hpp, process_table.hpp, process_driver.hpp and run_summary.hpp. The
+// scenario struct is C++20, so the C++20 front (run_from_scenario.cpp, behind ns3_backend.hpp)
+// turns a Scenario into an Ns3Spec first.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +26,6 @@ struct Ns3Options {
   // named after the host ("s.0.0-h03.pcap"), plus "rendezvous.pcap".
   std::string pcap_dir;
 };
-
 
 struct Ns3Switch {
   std::string name;

@@ -16,7 +16,6 @@
 
 namespace tsunagi::sim::simgrid {
 
-
 // Builds the platform from scenario.network, starts one actor per rank (make_node) plus one
 // rendezvous actor (make_rendezvous), runs to completion and reports through `observer`.
 runner::RunSummary run_simgrid(const scenario::Scenario& scenario, runner::RunObserver& observer);
