@@ -253,10 +253,8 @@ void Node::on_closed(ConnId id) {
   } else if (purpose == wire::ConnPurpose::Static) {
     static_conns_.erase(peer);
     trace("static_connection_lost", {{"peer", peer}});
-    if (group_routes_) {
-      group_routes_->drop_neighbor(peer);
-    } else if (routing_) {
-      routing_->drop_neighbor(peer);
+    if (routes_) {
+      routes_->drop_neighbor(peer);
       pump_routing();
     } else {
       static_peer_failed(peer);

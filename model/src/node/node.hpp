@@ -179,10 +179,9 @@ class Node final : public Process, private WorkloadContext {
   std::deque<Rank> static_to_open_;  // planned peers we connect to, not yet tried
   int static_opening_ = 0;           // our static connects not yet settled
   bool have_plan_ = false;
-  std::size_t plan_settled_ = 0;             // plan_[0, this) is connected or failed
-  Groups plan_groups_;                       // routing = groups: as the plan used them
-  std::optional<RoutingRounds> routing_;     // routing = rounds
-  std::optional<GroupRoutes> group_routes_;  // routing = groups
+  std::size_t plan_settled_ = 0;        // plan_[0, this) is connected or failed
+  Groups plan_groups_;                  // routing = groups: as the plan used them
+  std::unique_ptr<RouteTable> routes_;  // rounds or groups (protocol.overlay.routing)
   std::vector<std::pair<Rank, wire::Frame>> early_rounds_;
   ShortcutCache shortcuts_{0};
   std::set<Rank> shortcut_pending_;

@@ -99,18 +99,18 @@ void Node::check_static_ready() {
   settled_at_ = now_;
   if (direct_routing()) return announce_settled();
   if (config_->overlay.routing == RoutingKind::FromGroups) {
-    group_routes_.emplace(rank_, n_, plan_groups_, std::move(usable));
+    routes_ = std::make_unique<GroupRoutes>(rank_, n_, plan_groups_, std::move(usable));
     plan_groups_ = {};
-    return routing_done();
+  } else {
+    routes_ = std::make_unique<RoutingRounds>(rank_, n_, std::move(usable));
   }
-  routing_.emplace(rank_, n_, usable);
   for (auto& [from, frame] : early_rounds_) on_route_round(from, frame);
   early_rounds_.clear();
   pump_routing();
 }
 
 void Node::on_route_round(Rank from, const wire::Frame& frame) {
-  if (!routing_) {
+  if (!routes_) {
     early_rounds_.emplace_back(from, frame);
     return;
   }
@@ -120,32 +120,33 @@ void Node::on_route_round(Rank from, const wire::Frame& frame) {
     if (it != static_conns_.end()) reject(it->second, e->reason);
     return;
   }
-  routing_->receive(from, std::get<wire::RouteRoundMsg>(msg));
+  routes_->receive(from, std::get<wire::RouteRoundMsg>(msg));
   pump_routing();
 }
 
+// Sends what the route table wants sent; once it is final, the workload starts.
 void Node::pump_routing() {
-  if (!routing_ || (routing_->done() && phase_ != Phase::Routing)) return;
-  while (auto msg = routing_->step()) {
+  if (!routes_ || (routes_->done() && phase_ != Phase::Routing)) return;
+  while (auto msg = routes_->step()) {
     for (const auto& [peer, id] : static_conns_) {
       send_frame(id, wire::make_route_round(rank_, peer, *msg));
     }
   }
-  if (routing_->done() && phase_ == Phase::Routing) routing_done();
+  if (routes_->done() && phase_ == Phase::Routing) routing_done();
 }
 
 bool Node::routes_ready() const {
-  return group_routes_ || (routing_ && routing_->done());
+  return routes_ && routes_->done();
 }
 
 Rank Node::next_hop(Rank dest) const {
-  return group_routes_ ? group_routes_->next_hop(dest) : routing_->next_hop(dest);
+  return routes_->next_hop(dest);
 }
 
 void Node::trace_routes() {
-  const std::vector<Rank> next = group_routes_ ? group_routes_->next_hops() : routing_->next_hops();
-  const int known = group_routes_ ? group_routes_->known() : routing_->known();
-  const int max_hops = group_routes_ ? group_routes_->max_distance() : routing_->max_distance();
+  const std::vector<Rank> next = routes_->next_hops();
+  const int known = routes_->known();
+  const int max_hops = routes_->max_distance();
   nlohmann::json detail = {{"known", known}, {"max_hops", max_hops}};
   if (config_->overlay.trace_full_routes) {
     detail["next_hop"] = next;
@@ -166,8 +167,8 @@ void Node::trace_routes() {
 void Node::routing_done() {
   trace_routes();
   // Under the relay plan routes cover the own site only: the relay reaches the rest.
-  if (routing_ && !routing_->complete() && !relay_plan()) {
-    trace("routes_incomplete", {{"known", routing_->known()}, {"processes", n_}});
+  if (!routes_->complete() && !relay_plan()) {
+    trace("routes_incomplete", {{"known", routes_->known()}, {"processes", n_}});
   }
   start_workload();
 }

@@ -28,9 +28,9 @@ namespace tsunagi::runner {
 // What makes the process of each role; tests put scripted processes in place of the core's. An
 // empty factory runs the core's role (make_node, make_rendezvous, make_relay).
 struct ProcessFactories {
-  std::function<std::unique_ptr<Process>(Rank rank)> node;
-  std::function<std::unique_ptr<Process>()> rendezvous;
-  std::function<std::unique_ptr<Process>(const std::string& host)> relay;
+  std::function<std::unique_ptr<Process>(Rank rank)> node = nullptr;
+  std::function<std::unique_ptr<Process>()> rendezvous = nullptr;
+  std::function<std::unique_ptr<Process>(const std::string& host)> relay = nullptr;
   // The process for `row`, by its role.
   std::unique_ptr<Process> make(const ProcessRow& row) const;
 };

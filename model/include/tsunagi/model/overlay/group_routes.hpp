@@ -16,11 +16,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "tsunagi/model/overlay/route_table.hpp"
 #include "tsunagi/model/types.hpp"
 
 namespace tsunagi {
 
-class GroupRoutes {
+class GroupRoutes final : public RouteTable {
  public:
   static constexpr std::uint16_t kUnreachable = 0xFFFF;
 
@@ -28,12 +29,14 @@ class GroupRoutes {
   // connections that came up.
   GroupRoutes(Rank self, int n, const Groups& groups, std::vector<Rank> neighbors);
 
-  Rank next_hop(Rank dest) const;           // kNoRank when unreachable
+  Rank next_hop(Rank dest) const override;  // kNoRank when unreachable
   std::uint16_t distance(Rank dest) const;  // hops assumed along the chosen route
-  void drop_neighbor(Rank neighbor);
-  std::vector<Rank> next_hops() const;  // the whole table, for the trace
-  int known() const;                    // destinations with a route (self included)
-  int max_distance() const;
+  void drop_neighbor(Rank neighbor) override;
+  bool done() const override { return true; }  // read off the groups at once
+  std::vector<Rank> next_hops() const override;
+  int known() const override;
+  bool complete() const override { return known() == n_; }
+  int max_distance() const override;
 
  private:
   bool usable(Rank neighbor) const;

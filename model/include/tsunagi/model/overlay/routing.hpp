@@ -15,11 +15,12 @@
 #include <vector>
 
 #include "tsunagi/model/messages.hpp"
+#include "tsunagi/model/overlay/route_table.hpp"
 #include "tsunagi/model/types.hpp"
 
 namespace tsunagi {
 
-class RoutingRounds {
+class RoutingRounds final : public RouteTable {
  public:
   static constexpr std::uint16_t kUnreachable = 0xFFFF;
 
@@ -27,21 +28,21 @@ class RoutingRounds {
 
   // The next round message to send to every neighbour, if one is due. Call after start and
   // after every receive(), repeatedly, until it returns nothing.
-  std::optional<wire::RouteRoundMsg> step();
+  std::optional<wire::RouteRoundMsg> step() override;
   // A round message from neighbour `from`. Returns false (and ignores it) when `from` is not a
   // neighbour or the round is already past.
-  bool receive(Rank from, const wire::RouteRoundMsg& msg);
+  bool receive(Rank from, const wire::RouteRoundMsg& msg) override;
   // The connection to `neighbor` is gone: stop waiting for it (routes go around it).
-  void drop_neighbor(Rank neighbor);
+  void drop_neighbor(Rank neighbor) override;
 
-  bool done() const { return done_; }  // final round sent; nothing more to do
-  bool complete() const { return known_ == n_; }
+  bool done() const override { return done_; }  // final round sent; nothing more to do
+  bool complete() const override { return known_ == n_; }
   std::uint32_t round() const { return round_; }
-  Rank next_hop(Rank dest) const { return next_[static_cast<std::size_t>(dest)]; }
+  Rank next_hop(Rank dest) const override { return next_[static_cast<std::size_t>(dest)]; }
   std::uint16_t distance(Rank dest) const { return dist_[static_cast<std::size_t>(dest)]; }
-  const std::vector<Rank>& next_hops() const { return next_; }
-  int known() const { return known_; }
-  int max_distance() const;
+  std::vector<Rank> next_hops() const override { return next_; }
+  int known() const override { return known_; }
+  int max_distance() const override;
 
  private:
   bool learn(Rank dest, std::uint16_t dist, Rank via);
