@@ -188,7 +188,7 @@ void Node::on_shutdown() {
 void Node::on_release() {
   if (phase_ != Phase::Leaving) return;
   phase_ = Phase::Exited;
-  emit(ExitCmd{true, ""});
+  emit(ExitCmd{true, "", true});
 }
 
 void Node::compute(std::uint64_t task, TimeNs duration) {

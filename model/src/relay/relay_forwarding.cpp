@@ -207,7 +207,7 @@ void Relay::on_shutdown() {
 void Relay::on_release() {
   if (!leaving_) return;
   exited_ = true;
-  emit(ExitCmd{true, ""});
+  emit(ExitCmd{true, "", true});
 }
 
 }  // namespace tsunagi

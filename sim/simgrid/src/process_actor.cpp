@@ -120,11 +120,12 @@ void ProcessActor::on_completed(const Watch& what) {
 
 void ProcessActor::stop(const ExitCmd& exit, TimeNs at) {
   if (!driver_.exit(at, exit)) return;
-  // A FIN to a process that has exited would only be one more flow for the solver (millions at
-  // 10,000 processes, docs/simgrid.md): those connections are dropped. Frames still queued go
-  // out first; live peers get their FIN.
-  std::erase_if(conns_, [this](const auto& entry) {
-    return entry.second.queue.empty() && world_.exited(entry.second.peer);
+  // A FIN nobody needs would only be one more flow for the solver (millions at 10,000
+  // processes, docs/simgrid.md): connections to processes that have exited are dropped, and all
+  // of them once the rendezvous has released everyone. Frames still queued go out first; other
+  // live peers get their FIN.
+  std::erase_if(conns_, [this, &exit](const auto& entry) {
+    return entry.second.queue.empty() && (exit.released || world_.exited(entry.second.peer));
   });
   close_all();
   timers_ = {};

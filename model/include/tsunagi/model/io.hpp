@@ -84,8 +84,10 @@ struct ComputeCmd { std::uint64_t task = 0; TimeNs duration = 0; };
 struct TraceCmd { std::string kind; nlohmann::json detail; };
 // A fact for result.json (counters, workload outcome), not a decision.
 struct ReportCmd { std::string key; nlohmann::json value; };
-// The process has finished its part of the run; the backend may stop it.
-struct ExitCmd { bool ok = true; std::string reason; };
+// The process has finished its part of the run; the backend may stop it. `released`: the
+// rendezvous has released everyone (the run is over for all), so no peer needs to see this
+// process's connections close; a simulator may drop them without a closing handshake.
+struct ExitCmd { bool ok = true; std::string reason; bool released = false; };
 
 using Command = std::variant<ConnectCmd, SendCmd, CloseCmd, ArmTimerCmd, ProbeRttCmd, ComputeCmd,
                              TraceCmd, ReportCmd, ExitCmd, ProbeThroughputCmd>;
