@@ -79,8 +79,8 @@ class ToyAdapter final : public runner::DrivenProcess<ToyAdapter> {
   void send(SendCmd&) { performed.push_back("send"); }
   void close(ConnId) { performed.push_back("close"); }
   void arm_timer(const ArmTimerCmd&) { performed.push_back("arm"); }
-  void probe_rtt(const ProbeRttCmd&) { throw std::runtime_error("probe broke"); }
-  void probe_throughput(const ProbeThroughputCmd&) {}
+  void start_rtt_probe(const ProbeRttCmd&) { throw std::runtime_error("probe broke"); }
+  void start_throughput_probe(const ProbeThroughputCmd&) {}
   void compute(const ComputeCmd&) {}
   void exit_process(const ExitCmd& exit) {
     performed.push_back("exit");
@@ -194,6 +194,9 @@ TEST_CASE("driver: an exception in a command fails this process only, with the r
   CHECK(adapter.driver().exited());
   CHECK(log.lines.back() == "exit r1 0 failed exception: probe broke");
   CHECK_FALSE(table.exited(0));
+  table.report_counts();  // the probe was counted before the adapter broke
+  CHECK(log.lines.back() == "count inference.throughput_probes 0");
+  CHECK(log.lines[log.lines.size() - 2] == "count inference.rtt_probes 1");
 }
 
 TEST_CASE("driver: accepted connections are numbered 1, 2, ... with the accepted bit") {

@@ -65,8 +65,9 @@ ConnId Node::open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose pu
   c.peer = peer;
   c.purpose = purpose;
   c.outgoing = true;
-  for (Command& cmd : wire::open_with_deadline(id, to, now_, config_->overlay.connect_timeout))
-    emit(std::move(cmd));
+  emit(ConnectCmd{id, to});
+  if (auto timer = connect_deadlines_.add(id, now_ + config_->overlay.connect_timeout))
+    emit(*timer);
   // The hello is queued like any frame and goes out first once connected.
   send_frame(id, wire::make_hello({rank_, purpose}));
   return id;
@@ -82,6 +83,7 @@ void Node::on_connected(ConnId id) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
   Conn& c = it->second;
+  connect_deadlines_.settle(id);
   for (SendCmd& cmd : wire::mark_connected(c)) emit(std::move(cmd));
   if (c.purpose == wire::ConnPurpose::Static) {
     static_peer_up(c.peer, id);
@@ -93,11 +95,13 @@ void Node::on_connected(ConnId id) {
 
 // Besides the connect deadlines, only workloads arm timers.
 void Node::on_timer(std::uint64_t timer) {
-  if (auto id = wire::connect_deadline_conn(timer)) {
-    auto it = conns_.find(*id);
-    if (it == conns_.end() || !wire::connect_overdue(it->second)) return;
-    emit(CloseCmd{*id});
-    return on_connect_failed({*id, ConnectFailure::TimedOut});
+  if (wire::ConnectDeadlines::is_deadline_timer(timer)) {
+    if (auto next = connect_deadlines_.expire(timer, now_, conns_, [this](ConnId id) {
+          emit(CloseCmd{id});
+          on_connect_failed({id, ConnectFailure::TimedOut});
+        }))
+      emit(*next);
+    return;
   }
   if (workload_) workload_->on_timer(*this, timer);
 }
@@ -108,6 +112,7 @@ void Node::on_accepted(ConnId id) {
 }
 
 void Node::on_connect_failed(const ConnectFailedInput& in) {
+  connect_deadlines_.settle(in.conn);
   auto it = conns_.find(in.conn);
   if (it == conns_.end()) return;
   Conn c = std::move(it->second);

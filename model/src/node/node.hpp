@@ -158,6 +158,7 @@ class Node final : public Process, private WorkloadContext {
 
   ConnId next_conn_ = 1;
   std::unordered_map<ConnId, Conn> conns_;
+  wire::ConnectDeadlines connect_deadlines_;
   ConnId rendezvous_conn_ = 0;
   EndpointBook endpoints_;
   bool have_directory_ = false;  // the rendezvous's directory frame arrived

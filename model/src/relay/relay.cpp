@@ -53,19 +53,20 @@ void Relay::on_started(const StartedInput& in) {
 ConnId Relay::open(const Endpoint& to) {
   const ConnId id = next_conn_++;
   conns_[id].outgoing = true;
-  for (Command& cmd : wire::open_with_deadline(id, to, now_, config_->overlay.connect_timeout))
-    emit(std::move(cmd));
+  emit(ConnectCmd{id, to});
+  if (auto timer = connect_deadlines_.add(id, now_ + config_->overlay.connect_timeout))
+    emit(*timer);
   return id;
 }
 
 // A relay arms only connect deadlines.
 void Relay::on_timer(std::uint64_t timer) {
-  auto id = wire::connect_deadline_conn(timer);
-  if (!id) return;
-  auto it = conns_.find(*id);
-  if (it == conns_.end() || !wire::connect_overdue(it->second)) return;
-  emit(CloseCmd{*id});
-  on_connect_failed({*id, ConnectFailure::TimedOut});
+  if (!wire::ConnectDeadlines::is_deadline_timer(timer)) return;
+  const auto give_up = [this](ConnId id) {
+    emit(CloseCmd{id});
+    on_connect_failed({id, ConnectFailure::TimedOut});
+  };
+  if (auto next = connect_deadlines_.expire(timer, now_, conns_, give_up)) emit(*next);
 }
 
 void Relay::send_frame(ConnId id, const wire::Frame& frame) {
@@ -78,6 +79,7 @@ void Relay::on_connected(ConnId id) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
   Conn& c = it->second;
+  connect_deadlines_.settle(id);
   for (SendCmd& cmd : wire::mark_connected(c)) emit(std::move(cmd));
   if (c.kind != PeerKind::Relay) return;
   --attempts_open_;
@@ -86,6 +88,7 @@ void Relay::on_connected(ConnId id) {
 }
 
 void Relay::on_connect_failed(const ConnectFailedInput& in) {
+  connect_deadlines_.settle(in.conn);
   auto it = conns_.find(in.conn);
   if (it == conns_.end()) return;
   const Conn c = std::move(it->second);

@@ -74,6 +74,7 @@ class Relay final : public Process {
   std::shared_ptr<const ProtocolConfig> config_;
   ConnId next_conn_ = 1;
   std::unordered_map<ConnId, Conn> conns_;
+  wire::ConnectDeadlines connect_deadlines_;
   ConnId rendezvous_conn_ = 0;
 
   std::vector<wire::RelayEntry> relays_;  // every relay, from the rendezvous

@@ -86,8 +86,7 @@ void AsioProcess::on_datagram(std::size_t size) {
   send_ping(id);
 }
 
-void AsioProcess::probe_rtt(const ProbeRttCmd& cmd) {
-  table_.count("inference.rtt_probes");
+void AsioProcess::start_rtt_probe(const ProbeRttCmd& cmd) {
   tcp::endpoint target;
   try {
     target = parse_tcp_endpoint(cmd.to);
@@ -134,8 +133,7 @@ void AsioProcess::finish_rtt(std::uint64_t id, bool ok) {
   deliver(RttMeasuredInput{id, ok ? best : 0, ok});
 }
 
-void AsioProcess::probe_throughput(const ProbeThroughputCmd& cmd) {
-  table_.count("inference.throughput_probes");
+void AsioProcess::start_throughput_probe(const ProbeThroughputCmd& cmd) {
   tcp::endpoint target;
   try {
     target = parse_tcp_endpoint(cmd.to);

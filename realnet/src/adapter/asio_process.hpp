@@ -98,8 +98,8 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void send(SendCmd& cmd);
   void close(ConnId id);
   void arm_timer(const ArmTimerCmd& cmd);
-  void probe_rtt(const ProbeRttCmd& cmd);
-  void probe_throughput(const ProbeThroughputCmd& cmd);
+  void start_rtt_probe(const ProbeRttCmd& cmd);
+  void start_throughput_probe(const ProbeThroughputCmd& cmd);
   void compute(const ComputeCmd& cmd);
   void exit_process(const ExitCmd& exit);
 

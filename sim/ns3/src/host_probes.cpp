@@ -47,8 +47,7 @@ std::uint64_t get_le(const std::uint8_t* in, int bytes) {
 
 }  // namespace
 
-void ProcessHost::probe_rtt(const ProbeRttCmd& cmd) {
-  world_.table().count("inference.rtt_probes");
+void ProcessHost::start_rtt_probe(const ProbeRttCmd& cmd) {
   const int target = world_.find(cmd.to);
   if (target < 0 || probes_.count(cmd.probe) != 0) {
     deliver(RttMeasuredInput{cmd.probe, 0, false});
@@ -121,8 +120,7 @@ void ProcessHost::finish_sample(std::uint64_t id, Probe& probe) {
 
 // ------------------------------------------------------------------ throughput probes
 
-void ProcessHost::probe_throughput(const ProbeThroughputCmd& cmd) {
-  world_.table().count("inference.throughput_probes");
+void ProcessHost::start_throughput_probe(const ProbeThroughputCmd& cmd) {
   // An exited target's closed port answers with a reset, which ns-3 3.37 ignores while
   // connecting (host_streams.cpp): the probe fails at once, as SimGrid's does.
   const int target = world_.table().live_process_at(cmd.to);

@@ -104,8 +104,8 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
 
   // ------------------------------------------------ probes (host_probes.cpp)
  public:
-  void probe_rtt(const ProbeRttCmd& cmd);
-  void probe_throughput(const ProbeThroughputCmd& cmd);
+  void start_rtt_probe(const ProbeRttCmd& cmd);
+  void start_throughput_probe(const ProbeThroughputCmd& cmd);
 
  private:
   struct Probe {

@@ -11,8 +11,7 @@
 
 namespace tsunagi::sim::simgrid {
 
-void ProcessActor::probe_rtt(const ProbeRttCmd& cmd) {
-  world_.table().count("inference.rtt_probes");
+void ProcessActor::start_rtt_probe(const ProbeRttCmd& cmd) {
   const int target = world_.table().live_process_at(cmd.to);
   if (target < 0 || probes_.count(cmd.probe) != 0) {
     deliver(RttMeasuredInput{cmd.probe, 0, false});
@@ -85,8 +84,7 @@ void ProcessActor::finish_probe(std::uint64_t id, bool ok) {
 // A throughput probe is one message of `bytes` to the target's inbox: a flow that shares every
 // link on its route with whatever else crosses it, exactly what tree inference wants to see.
 // It completes when its last byte has arrived.
-void ProcessActor::probe_throughput(const ProbeThroughputCmd& cmd) {
-  world_.table().count("inference.throughput_probes");
+void ProcessActor::start_throughput_probe(const ProbeThroughputCmd& cmd) {
   const int target = world_.table().live_process_at(cmd.to);
   if (target < 0 || bulk_probes_.count(cmd.probe) != 0 || cmd.bytes == 0) {
     deliver(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});

@@ -37,8 +37,8 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   void send(SendCmd& cmd);
   void close(ConnId conn);
   void arm_timer(const ArmTimerCmd& cmd) { arm(TimerKind::Core, cmd.timer, cmd.at); }
-  void probe_rtt(const ProbeRttCmd& cmd);
-  void probe_throughput(const ProbeThroughputCmd& cmd);
+  void start_rtt_probe(const ProbeRttCmd& cmd);
+  void start_throughput_probe(const ProbeThroughputCmd& cmd);
   void compute(const ComputeCmd& cmd);
   void exit_process(const ExitCmd& exit) { stop(exit, now()); }
 

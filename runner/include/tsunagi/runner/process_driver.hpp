@@ -4,10 +4,10 @@
 // ProcessDriver and keep only what their world needs (mailboxes, sockets, timers) themselves.
 //
 // An adapter derives from DrivenProcess<Adapter> (below), which holds the driver and performs
-// the commands that are the same everywhere (trace, report). The adapter's public members are
+// what is the same everywhere (trace, report, counting probes). The adapter's public members are
 // the rest of the command set tsunagi::perform_commands calls (connect, send, close, arm_timer,
-// probe_rtt, probe_throughput, compute, exit_process) and `TimeNs now()`; its exit_process ends
-// with ProcessDriver::exit. docs/backend-contract.md lists the whole contract.
+// compute, exit_process), start_rtt_probe / start_throughput_probe and `TimeNs now()`; its
+// exit_process ends with ProcessDriver::exit. docs/backend-contract.md lists the whole contract.
 //
 // C++17-clean: the ns-3 backend includes it.
 #pragma once
@@ -132,14 +132,24 @@ void close_each(const ConnMap& conns, Close close) {
 // per OS process: the second call with the same `run_function` throws std::logic_error.
 void claim_world_once(const std::string& run_function);
 
-// The base of every backend adapter (CRTP): the driver, and the command kinds every backend
-// performs alike. tsunagi::perform_commands sees the adapter's public members only.
+// The base of every backend adapter (CRTP): the driver, and what every backend does alike with
+// a command. tsunagi::perform_commands sees the adapter's public members only.
 template <class Adapter>
 class DrivenProcess {
  public:
   bool stopped() const { return driver_.exited(); }
   void trace(const TraceCmd& cmd) { driver_.trace(adapter().now(), cmd); }
   void report(const ReportCmd& cmd) { driver_.report(adapter().now(), cmd); }
+  // Probes are counted for result.json (backend_counts) the same way everywhere; the adapter
+  // measures them (start_rtt_probe, start_throughput_probe).
+  void probe_rtt(const ProbeRttCmd& cmd) {
+    driver_.table().count("inference.rtt_probes");
+    adapter().start_rtt_probe(cmd);
+  }
+  void probe_throughput(const ProbeThroughputCmd& cmd) {
+    driver_.table().count("inference.throughput_probes");
+    adapter().start_throughput_probe(cmd);
+  }
 
  protected:
   DrivenProcess(ProcessTable& table, int index, std::unique_ptr<Process> core)
