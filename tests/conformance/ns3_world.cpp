@@ -37,23 +37,11 @@ class Ns3World final : public World {
 
   Outcome run(const scenario::Scenario& scenario, const Scripts& scripts,
               std::chrono::seconds) override {
-    Outcome outcome;
-    const Ns3Directory directory(scenario);
-    const int ranks = scenario::process_count(scenario);
-    for (Rank r = kNoRank; r < ranks; ++r) outcome.inputs[r];  // addresses stay put from here
-    auto make = [&](Rank rank) {
-      return std::make_unique<Scripted>(
-          script_for(scripts, rank, outcome.exits, ranks, kSimulatedLimit), &outcome.inputs[rank],
-          directory);
-    };
-    ExitObserver observer(outcome.exits);
-    const auto summary =
-        sim::ns3::run_ns3_with(scenario, observer, sim::ns3::Ns3Options{},
-                               runner::ProcessFactories{[&](Rank rank) { return make(rank); },
-                                                        [&] { return make(kNoRank); }});
-    outcome.all_exited_ok = summary.all_exited_ok;
-    outcome.failure = summary.failure;
-    return outcome;
+    return run_scripted(
+        scenario, scripts, Ns3Directory(scenario),
+        [&](runner::RunObserver& observer, const runner::ProcessFactories& processes) {
+          return sim::ns3::run_ns3_with(scenario, observer, sim::ns3::Ns3Options{}, processes);
+        });
   }
 };
 

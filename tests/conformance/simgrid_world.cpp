@@ -42,23 +42,11 @@ class SimgridWorld final : public World {
 
   Outcome run(const scenario::Scenario& scenario, const Scripts& scripts,
               std::chrono::seconds) override {
-    Outcome outcome;
-    const SimgridDirectory directory(scenario);
-    const int ranks = scenario::process_count(scenario);
-    for (Rank r = kNoRank; r < ranks; ++r) outcome.inputs[r];  // addresses stay put from here
-    auto make = [&](Rank rank) {
-      return std::make_unique<Scripted>(
-          script_for(scripts, rank, outcome.exits, ranks, kSimulatedLimit), &outcome.inputs[rank],
-          directory);
-    };
-    ExitObserver observer(outcome.exits);
-    const auto summary = sim::simgrid::run_simgrid_with(
-        scenario, observer,
-        runner::ProcessFactories{[&](Rank rank) { return make(rank); },
-                                 [&] { return make(kNoRank); }});
-    outcome.all_exited_ok = summary.all_exited_ok;
-    outcome.failure = summary.failure;
-    return outcome;
+    return run_scripted(
+        scenario, scripts, SimgridDirectory(scenario),
+        [&](runner::RunObserver& observer, const runner::ProcessFactories& processes) {
+          return sim::simgrid::run_simgrid_with(scenario, observer, processes);
+        });
   }
 };
 

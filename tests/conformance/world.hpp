@@ -20,6 +20,7 @@
 
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/process_driver.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 
 namespace tsunagi::conformance {
@@ -150,5 +151,27 @@ Script wait_for_ranks(const std::vector<ExitRecord>& exits, int ranks, TimeNs li
 // The script of `rank` in a run: the case's, or the default above.
 Script script_for(const Scripts& scripts, Rank rank, const std::vector<ExitRecord>& exits,
                   int ranks, std::chrono::seconds limit);
+
+// A simulator world's run: scripted processes (ranks and the rendezvous; relays run the core's)
+// handed to `run_with(observer, factories)`, the backend's run_*_with, within kSimulatedLimit.
+template <class RunWith>
+Outcome run_scripted(const scenario::Scenario& scenario, const Scripts& scripts,
+                     const Directory& directory, RunWith run_with) {
+  Outcome outcome;
+  const int ranks = scenario::process_count(scenario);
+  for (Rank r = kNoRank; r < ranks; ++r) outcome.inputs[r];  // addresses stay put from here
+  auto make = [&](Rank rank) {
+    return std::make_unique<Scripted>(
+        script_for(scripts, rank, outcome.exits, ranks, kSimulatedLimit), &outcome.inputs[rank],
+        directory);
+  };
+  ExitObserver observer(outcome.exits);
+  const runner::RunSummary summary =
+      run_with(observer, runner::ProcessFactories{[&](Rank rank) { return make(rank); },
+                                                  [&] { return make(kNoRank); }});
+  outcome.all_exited_ok = summary.all_exited_ok;
+  outcome.failure = summary.failure;
+  return outcome;
+}
 
 }  // namespace tsunagi::conformance
