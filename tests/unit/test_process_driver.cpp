@@ -3,6 +3,7 @@
 // test double that performs commands into a log; the real ones live in sim/ and realnet/.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -80,7 +81,12 @@ class ToyAdapter final : public runner::DrivenProcess<ToyAdapter> {
   void close(ConnId) { performed.push_back("close"); }
   void arm_timer(const ArmTimerCmd&) { performed.push_back("arm"); }
   void start_rtt_probe(const ProbeRttCmd&) { throw std::runtime_error("probe broke"); }
-  void start_throughput_probe(const ProbeThroughputCmd&) {}
+  void start_throughput_probe(const ProbeThroughputCmd& cmd) {
+    performed.push_back("throughput " + std::to_string(cmd.probe));
+  }
+  void end_throughput(std::uint64_t probe, TimeNs elapsed) {
+    throughput_measured(probe, 1000, elapsed, true);
+  }
   void compute(const ComputeCmd&) {}
   void exit_process(const ExitCmd& exit) {
     performed.push_back("exit");
@@ -205,4 +211,31 @@ TEST_CASE("driver: accepted connections are numbered 1, 2, ... with the accepted
   runner::ProcessDriver driver(table, 0, nullptr);
   CHECK(driver.next_accepted_conn() == (kAcceptedConnBit | 1));
   CHECK(driver.next_accepted_conn() == (kAcceptedConnBit | 2));
+}
+
+TEST_CASE("driver: one probe per id in flight; a probe of no bytes fails; ends count once") {
+  LogObserver log;
+  ProcessTable table = small_table(log);
+  auto core = std::make_unique<ScriptCore>();
+  std::vector<std::string> results;
+  core->script = [&results](ScriptCore& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) {
+      self.command(ProbeThroughputCmd{5, "h1:0", 1000});
+      self.command(ProbeThroughputCmd{5, "h1:0", 1000});  // the same id again: fails at once
+      self.command(ProbeThroughputCmd{6, "h1:0", 0});     // nothing to measure: fails at once
+    } else if (const auto* done = std::get_if<ThroughputMeasuredInput>(&input.event)) {
+      results.push_back(std::to_string(done->probe) + (done->ok ? " ok " : " failed ") +
+                        std::to_string(done->elapsed));
+    }
+  };
+  ToyAdapter adapter(table, 0, std::move(core));
+  adapter.start();
+  CHECK(adapter.performed == std::vector<std::string>{"throughput 5"});
+  CHECK(results == std::vector<std::string>{"5 failed 0", "6 failed 0"});
+  adapter.end_throughput(5, 250);
+  adapter.end_throughput(5, 300);  // a second end of the same probe is dropped
+  CHECK(results.back() == "5 ok 250");
+  CHECK(results.size() == 3);
+  table.report_counts();
+  CHECK(log.lines.back() == "count inference.throughput_probes 3");
 }

@@ -91,8 +91,7 @@ void AsioProcess::start_rtt_probe(const ProbeRttCmd& cmd) {
   try {
     target = parse_tcp_endpoint(cmd.to);
   } catch (const std::invalid_argument&) {
-    deliver(RttMeasuredInput{cmd.probe, 0, false});
-    return;
+    return rtt_measured(cmd.probe, 0, false);
   }
   RttProbe probe;
   probe.target = udp::endpoint(target.address(), target.port());
@@ -130,7 +129,7 @@ void AsioProcess::finish_rtt(std::uint64_t id, bool ok) {
   if (it == rtt_probes_.end()) return;
   const TimeNs best = it->second.best;
   rtt_probes_.erase(it);
-  deliver(RttMeasuredInput{id, ok ? best : 0, ok});
+  rtt_measured(id, best, ok);
 }
 
 void AsioProcess::start_throughput_probe(const ProbeThroughputCmd& cmd) {
@@ -138,20 +137,17 @@ void AsioProcess::start_throughput_probe(const ProbeThroughputCmd& cmd) {
   try {
     target = parse_tcp_endpoint(cmd.to);
   } catch (const std::invalid_argument&) {
-    deliver(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
-    return;
+    return throughput_measured(cmd.probe, cmd.bytes, 0, false);
   }
   auto bulk = std::make_shared<BulkSend>(io_);
   bulk->probe = cmd.probe;
   bulk->bytes = cmd.bytes;
-  auto fail = [this, bulk] {
-    deliver(ThroughputMeasuredInput{bulk->probe, bulk->bytes, 0, false});
-  };
+  auto fail = [this, bulk] { throughput_measured(bulk->probe, bulk->bytes, 0, false); };
   auto finish = [this, bulk, fail](const boost::system::error_code& error, std::size_t) {
     if (error) return fail();
     const auto elapsed =
         std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - bulk->started);
-    deliver(ThroughputMeasuredInput{bulk->probe, bulk->bytes, elapsed.count(), true});
+    throughput_measured(bulk->probe, bulk->bytes, elapsed.count(), true);
   };
   // Writes the zeros chunk by chunk, then waits for the sink's one-byte confirmation.
   auto write_more = std::make_shared<std::function<void()>>();

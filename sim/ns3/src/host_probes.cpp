@@ -49,10 +49,7 @@ std::uint64_t get_le(const std::uint8_t* in, int bytes) {
 
 void ProcessHost::start_rtt_probe(const ProbeRttCmd& cmd) {
   const int target = world_.find(cmd.to);
-  if (target < 0 || probes_.count(cmd.probe) != 0) {
-    deliver(RttMeasuredInput{cmd.probe, 0, false});
-    return;
-  }
+  if (target < 0) return rtt_measured(cmd.probe, 0, false);
   Probe& probe = probes_[cmd.probe];
   probe.target = target;
   probe.bytes = std::max(cmd.bytes, kProbeHeader);
@@ -113,9 +110,9 @@ void ProcessHost::finish_sample(std::uint64_t id, Probe& probe) {
     return;
   }
   const bool ok = probe.answered > 0;
-  const TimeNs rtt = ok ? probe.best : 0;
+  const TimeNs best = probe.best;
   probes_.erase(id);
-  deliver(RttMeasuredInput{id, rtt, ok});
+  rtt_measured(id, best, ok);
 }
 
 // ------------------------------------------------------------------ throughput probes
@@ -124,10 +121,7 @@ void ProcessHost::start_throughput_probe(const ProbeThroughputCmd& cmd) {
   // An exited target's closed port answers with a reset, which ns-3 3.37 ignores while
   // connecting (host_streams.cpp): the probe fails at once, as SimGrid's does.
   const int target = world_.table().live_process_at(cmd.to);
-  if (target < 0 || bulk_out_.count(cmd.probe) != 0 || cmd.bytes == 0) {
-    deliver(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
-    return;
-  }
+  if (target < 0) return throughput_measured(cmd.probe, cmd.bytes, 0, false);
   SocketPtr socket = new_tcp_socket();
   socket->Bind();
   BulkOut& bulk = bulk_out_[cmd.probe];
@@ -195,7 +189,7 @@ void ProcessHost::on_bulk_arrived(std::uint64_t probe, bool ok) {
   bulk.socket->SetSendCallback(n3::MakeNullCallback<void, SocketPtr, std::uint32_t>());
   bulk.socket->Close();
   const TimeNs elapsed = ok ? now() - bulk.started : 0;
-  deliver(ThroughputMeasuredInput{probe, bulk.bytes, elapsed, ok});
+  throughput_measured(probe, bulk.bytes, elapsed, ok);
 }
 
 void ProcessHost::on_bulk_accept(SocketPtr socket, const n3::Address&) {

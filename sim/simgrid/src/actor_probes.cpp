@@ -13,10 +13,7 @@ namespace tsunagi::sim::simgrid {
 
 void ProcessActor::start_rtt_probe(const ProbeRttCmd& cmd) {
   const int target = world_.table().live_process_at(cmd.to);
-  if (target < 0 || probes_.count(cmd.probe) != 0) {
-    deliver(RttMeasuredInput{cmd.probe, 0, false});
-    return;
-  }
+  if (target < 0) return rtt_measured(cmd.probe, 0, false);
   if (world_.route_probes()) {
     // Read off the route; the prober still spends K round trips of simulated time.
     const TimeNs rtt = world_.route_rtt(index_, target, cmd.bytes);
@@ -75,10 +72,9 @@ void ProcessActor::on_pong(const Message& message) {
 }
 
 void ProcessActor::finish_probe(std::uint64_t id, bool ok) {
-  auto it = probes_.find(id);
-  const TimeNs rtt = ok ? it->second.best : 0;
-  probes_.erase(it);
-  deliver(RttMeasuredInput{id, rtt, ok});
+  const TimeNs best = probes_.at(id).best;
+  probes_.erase(id);
+  rtt_measured(id, best, ok);
 }
 
 // A throughput probe is one message of `bytes` to the target's inbox: a flow that shares every
@@ -86,10 +82,7 @@ void ProcessActor::finish_probe(std::uint64_t id, bool ok) {
 // It completes when its last byte has arrived.
 void ProcessActor::start_throughput_probe(const ProbeThroughputCmd& cmd) {
   const int target = world_.table().live_process_at(cmd.to);
-  if (target < 0 || bulk_probes_.count(cmd.probe) != 0 || cmd.bytes == 0) {
-    deliver(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
-    return;
-  }
+  if (target < 0) return throughput_measured(cmd.probe, cmd.bytes, 0, false);
   bulk_probes_[cmd.probe] = BulkProbe{now(), cmd.bytes};
   Message* bulk = world_.pool().take();
   bulk->kind = MessageKind::Bulk;
@@ -102,8 +95,7 @@ void ProcessActor::on_bulk_put_done(const Watch& what) {
   if (it == bulk_probes_.end()) return;
   const BulkProbe probe = it->second;
   bulk_probes_.erase(it);
-  deliver(ThroughputMeasuredInput{what.token, probe.bytes, now() - probe.started,
-                                  !world_.exited(what.target)});
+  throughput_measured(what.token, probe.bytes, now() - probe.started, !world_.exited(what.target));
 }
 
 }  // namespace tsunagi::sim::simgrid

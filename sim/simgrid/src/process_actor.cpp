@@ -50,7 +50,7 @@ bool ProcessActor::fire_due_timer() {
   if (timer.kind == TimerKind::Core)
     deliver(TimerFiredInput{timer.id});
   else if (timer.kind == TimerKind::RouteProbe)
-    deliver(RttMeasuredInput{timer.id, static_cast<TimeNs>(timer.attempt), true});
+    rtt_measured(timer.id, static_cast<TimeNs>(timer.attempt), true);
   else if (timer.kind == TimerKind::Kill)
     // [[faults]]: the process dies; its connections close for the peers. Intended by the
     // scenario, so not a failure of the run.

@@ -16,6 +16,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -140,14 +141,24 @@ class DrivenProcess {
   bool stopped() const { return driver_.exited(); }
   void trace(const TraceCmd& cmd) { driver_.trace(adapter().now(), cmd); }
   void report(const ReportCmd& cmd) { driver_.report(adapter().now(), cmd); }
-  // Probes are counted for result.json (backend_counts) the same way everywhere; the adapter
-  // measures them (start_rtt_probe, start_throughput_probe).
+  // Probes are counted for result.json (backend_counts) and kept one per id the same way
+  // everywhere: a second probe under an id in flight, or a throughput probe of no bytes, fails
+  // at once. The adapter measures the rest (start_rtt_probe, start_throughput_probe) and ends
+  // each with rtt_measured / throughput_measured.
   void probe_rtt(const ProbeRttCmd& cmd) {
     driver_.table().count("inference.rtt_probes");
+    if (!rtt_in_flight_.insert(cmd.probe).second) {
+      deliver(RttMeasuredInput{cmd.probe, 0, false});
+      return;
+    }
     adapter().start_rtt_probe(cmd);
   }
   void probe_throughput(const ProbeThroughputCmd& cmd) {
     driver_.table().count("inference.throughput_probes");
+    if (cmd.bytes == 0 || !throughput_in_flight_.insert(cmd.probe).second) {
+      deliver(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
+      return;
+    }
     adapter().start_throughput_probe(cmd);
   }
 
@@ -155,11 +166,23 @@ class DrivenProcess {
   DrivenProcess(ProcessTable& table, int index, std::unique_ptr<Process> core)
       : driver_(table, index, std::move(core)) {}
   void deliver(InputEvent event) { driver_.deliver(adapter(), std::move(event)); }
+  // The end of a probe the adapter started: its best round trip (ignored unless ok), or the
+  // time its `bytes` took. A second end of the same probe is dropped.
+  void rtt_measured(std::uint64_t probe, TimeNs best, bool ok) {
+    if (rtt_in_flight_.erase(probe) == 0) return;
+    deliver(RttMeasuredInput{probe, ok ? best : 0, ok});
+  }
+  void throughput_measured(std::uint64_t probe, std::uint64_t bytes, TimeNs elapsed, bool ok) {
+    if (throughput_in_flight_.erase(probe) == 0) return;
+    deliver(ThroughputMeasuredInput{probe, bytes, elapsed, ok});
+  }
 
   ProcessDriver driver_;
 
  private:
   Adapter& adapter() { return static_cast<Adapter&>(*this); }
+  std::set<std::uint64_t> rtt_in_flight_;
+  std::set<std::uint64_t> throughput_in_flight_;
 };
 
 }  // namespace tsunagi::runner
