@@ -27,6 +27,8 @@ const char* to_string(WorkloadKind kind) {
       return "intsort";
     case WorkloadKind::Connectivity:
       return "connectivity";
+    case WorkloadKind::Multicast:
+      return "multicast";
   }
   return "?";
 }
@@ -118,7 +120,7 @@ bool parse_plan_kind(const std::string& text, PlanKind& out) {
 
 bool parse_workload_kind(const std::string& text, WorkloadKind& out) {
   for (WorkloadKind k : {WorkloadKind::None, WorkloadKind::PingPong, WorkloadKind::IntSort,
-                         WorkloadKind::Connectivity}) {
+                         WorkloadKind::Connectivity, WorkloadKind::Multicast}) {
     if (text == to_string(k)) {
       out = k;
       return true;

@@ -91,6 +91,9 @@ std::vector<std::string> run_problems(const RunFacts& facts, const ordered_json&
   if (!facts.summary.all_exited_ok && failed.empty()) {
     problems.push_back("the backend reports that not every process exited ok");
   }
+  if (result.contains("multicast"))
+    for (std::string& problem : detail::multicast_problems(result.at("multicast"), facts.processes))
+      problems.push_back(std::move(problem));
   const ordered_json& verified = result.at("workload").at("verified");
   if (verified.is_boolean() && !verified.get<bool>()) {
     problems.push_back("workload " + result.at("workload").at("name").get<std::string>() +
@@ -175,7 +178,7 @@ static ordered_json other_reports(const Recorder& recorder) {
   ordered_json out = ordered_json::object();
   for (const ReportEntry& report : recorder.reports()) {
     if (report.key == "node" || report.key == "inference" || report.key == "workload" ||
-        report.key == "connectivity")
+        report.key == "connectivity" || report.key == "multicast" || report.key == "multicast_rank")
       continue;  // read into their sections (connectivity: one per rank, into "relay")
     out[report.key] = report.value;
   }
@@ -201,6 +204,8 @@ RunResult build_result(const RunFacts& facts, const Recorder& recorder) {
   json["workload"] = detail::workload_section(reports, facts, nulls);
   json["overlay"] = detail::overlay_section(reports);
   json["relay"] = detail::relay_section(recorder, facts);
+  if (auto multicast = detail::multicast_section(recorder); !multicast.is_null())
+    json["multicast"] = std::move(multicast);
   json["run"] = run_section(facts, recorder, reports);
   json["backend_counts"] = backend_counts_object(recorder.backend_counts());
   json["reports"] = other_reports(recorder);

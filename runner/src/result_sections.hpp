@@ -42,6 +42,10 @@ nlohmann::ordered_json workload_section(const ReportIndex& reports, const RunFac
 
 // Paper 001: connectivity against the policies, relay paths, WAN connections per router.
 nlohmann::ordered_json relay_section(const Recorder& recorder, const RunFacts& facts);
+// Paper 002: the multicast series and every rank's counts (null without a multicast run), and
+// the problems they show (pieces at non-members, refusals, unfinished multicasts).
+nlohmann::ordered_json multicast_section(const Recorder& recorder);
+std::vector<std::string> multicast_problems(const nlohmann::ordered_json& section, int processes);
 // When the last node's static connections settled (time to full connectivity).
 nlohmann::ordered_json overlay_section(const ReportIndex& reports);
 

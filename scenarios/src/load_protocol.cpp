@@ -49,8 +49,8 @@ WorkloadKind read_kind(const Section& s, WorkloadKind fallback) {
   WorkloadKind kind = fallback;
   if (!parse_workload_kind(text, kind)) {
     s.fail("kind", "unknown workload kind \"" + text +
-                       "\" — use \"none\", \"pingpong\", \"intsort\" or "
-                       "\"connectivity\"");
+                       "\" — use \"none\", \"pingpong\", \"intsort\", "
+                       "\"connectivity\" or \"multicast\"");
   }
   return kind;
 }
@@ -163,6 +163,9 @@ ProtocolConfig read_protocol(const Section& root) {
     if (auto connectivity = workload->sub("connectivity")) {
       out.workload.connectivity = read_connectivity(*connectivity, out.workload.connectivity);
     }
+    if (auto multicast = workload->sub("multicast")) {
+      out.workload.multicast = read_multicast(*multicast, out.workload.multicast);
+    }
   }
   return out;
 }
@@ -183,6 +186,8 @@ void check_relay_plan(const Section& root, const ProtocolConfig& protocol, bool 
 }
 
 void check_workload(const Section& root, const ProtocolConfig& protocol, int processes) {
+  if (protocol.workload.kind == WorkloadKind::Multicast)
+    return check_multicast(root, protocol, processes);
   if (protocol.workload.kind != WorkloadKind::PingPong) return;
   const PingPongConfig& p = protocol.workload.pingpong;
   auto workload = root.sub("workload");

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <toml++/toml.h>
 
@@ -50,6 +51,13 @@ class Section {
   std::string string(std::string_view key, const std::string& fallback) const;
   double bandwidth(std::string_view key, double fallback) const;
   TimeNs duration(std::string_view key, TimeNs fallback) const;
+  // A list: a TOML array (or one bare value, read as a list of one). Errors point at the
+  // element. An empty array is refused: a list key left out takes its default instead.
+  std::vector<std::int64_t> integer_list(std::string_view key,
+                                         const std::vector<std::int64_t>& fallback,
+                                         std::int64_t min, std::int64_t max) const;
+  std::vector<std::string> string_list(std::string_view key,
+                                       const std::vector<std::string>& fallback) const;
 
   // The sub-table at `key`, or nullopt when absent. The schema check has already made sure
   // tables are tables.

@@ -31,6 +31,9 @@ ProtocolConfig read_protocol(const Section& root);
 
 // Checks that need the process count (ping-pong ranks must exist).
 void check_workload(const Section& root, const ProtocolConfig& protocol, int processes);
+// [workload.multicast] (load_multicast.cpp), and whether its series fits the run's ranks.
+MulticastConfig read_multicast(const Section& s, MulticastConfig c);
+void check_multicast(const Section& root, const ProtocolConfig& protocol, int processes);
 // plan = relay needs clusters with relays (protocol.relays counted from them).
 void check_relay_plan(const Section& root, const ProtocolConfig& protocol, bool sites);
 

@@ -17,11 +17,26 @@ struct Schemas {
   TableSchema intsort{"[workload.intsort]",
                       {{"total_keys"}, {"max_key"}, {"iterations"}, {"compute_ns_per_key"}}};
   TableSchema connectivity{"[workload.connectivity]", {{"message_bytes"}, {"deadline"}}};
+  TableSchema multicast{"[workload.multicast]",
+                        {{"algorithms"},
+                         {"sizes"},
+                         {"group_sizes"},
+                         {"groups"},
+                         {"repeats"},
+                         {"trim"},
+                         {"interval"},
+                         {"master"},
+                         {"deadline"},
+                         {"verify_bytes_max"},
+                         {"binomial_max_bytes"},
+                         {"binomial_below_members"},
+                         {"doubling_max_bytes"}}};
   TableSchema workload{"[workload]",
                        {{"kind"},
                         {"pingpong", K::Table, &pingpong},
                         {"intsort", K::Table, &intsort},
-                        {"connectivity", K::Table, &connectivity}}};
+                        {"connectivity", K::Table, &connectivity},
+                        {"multicast", K::Table, &multicast}}};
   TableSchema inference{"[protocol.inference]",
                         {{"rtt_samples"},
                          {"rtt_parallel"},

@@ -96,6 +96,7 @@ class Node final : public Process, private WorkloadContext {
 
   // node_overlay.cpp
   void on_groups(Groups groups);
+  void remember_groups(const Groups& groups);
   void static_peer_up(Rank peer, ConnId id);
   void static_peer_failed(Rank peer);
   void check_static_ready();
@@ -146,6 +147,10 @@ class Node final : public Process, private WorkloadContext {
   void report(const std::string& key, nlohmann::json value) override;
   void finished() override;
   void arm_timer(std::uint64_t timer, TimeNs at) override { emit(ArmTimerCmd{timer, at}); }
+  void decision(const std::string& kind, nlohmann::json detail) override {
+    trace(kind.c_str(), std::move(detail));
+  }
+  const std::vector<int>& switch_group_of_rank() const override { return group_of_rank_; }
 
   Phase phase_ = Phase::Idle;
   TimeNs now_ = 0;
@@ -181,6 +186,7 @@ class Node final : public Process, private WorkloadContext {
   int static_opening_ = 0;           // our static connects not yet settled
   bool have_plan_ = false;
   std::size_t plan_settled_ = 0;        // plan_[0, this) is connected or failed
+  std::vector<int> group_of_rank_;      // the groups the rendezvous sent, by rank (workloads)
   Groups plan_groups_;                  // routing = groups: as the plan used them
   std::unique_ptr<RouteTable> routes_;  // rounds or groups (protocol.overlay.routing)
   std::vector<std::pair<Rank, wire::Frame>> early_rounds_;

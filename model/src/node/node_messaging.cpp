@@ -163,6 +163,7 @@ void Node::touch_shortcut(Rank peer, ConnId id) {
 
 void Node::on_shutdown() {
   if (phase_ == Phase::Leaving) return;
+  if (workload_) workload_->on_shutdown(*this);
   nlohmann::json peers = nlohmann::json::array();  // WAN runs only: who crosses which router
   if (!site_.empty())
     for (const auto& [peer, id] : static_conns_) peers.push_back(peer);

@@ -13,6 +13,7 @@ namespace tsunagi {
 void Node::on_groups(Groups groups) {
   if (phase_ != Phase::AwaitGroups) return;
   phase_ = Phase::Connecting;
+  remember_groups(groups);
   plan_ = plan_neighbors(config_->overlay.plan, rank_, n_, groups, config_->overlay.random_k,
                          config_->seed);
   if (config_->overlay.routing == RoutingKind::FromGroups) {
@@ -28,6 +29,16 @@ void Node::on_groups(Groups groups) {
   if (relay_plan()) attach_relay();
   open_more_static();
   check_static_ready();
+}
+
+// Workloads may shape their traffic by the groups (the topology-aware multicast tree).
+void Node::remember_groups(const Groups& groups) {
+  group_of_rank_.clear();
+  if (groups.empty()) return;
+  group_of_rank_.assign(static_cast<std::size_t>(n_), -1);
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (Rank rank : groups[g])
+      if (rank >= 0 && rank < n_) group_of_rank_[rank] = static_cast<int>(g);
 }
 
 // Keeps at most connect_parallel of our static connects in the making, in rank order.

@@ -100,6 +100,8 @@ std::unique_ptr<Workload> make_workload(const WorkloadConfig& config) {
       return make_intsort(config.intsort);
     case WorkloadKind::Connectivity:
       return make_connectivity(config.connectivity);
+    case WorkloadKind::Multicast:
+      return make_multicast(config.multicast);
     case WorkloadKind::None:
       break;
   }

@@ -8,5 +8,6 @@ namespace tsunagi {
 std::unique_ptr<Workload> make_pingpong(const PingPongConfig& cfg);
 std::unique_ptr<Workload> make_intsort(const IntSortConfig& cfg);
 std::unique_ptr<Workload> make_connectivity(const ConnectivityConfig& cfg);
+std::unique_ptr<Workload> make_multicast(const MulticastConfig& cfg);
 
 }  // namespace tsunagi

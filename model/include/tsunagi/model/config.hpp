@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tsunagi/model/types.hpp"
 
@@ -61,7 +62,7 @@ struct OverlayConfig {
   bool trace_full_routes = true;  // false: one digest per node instead of its whole table
 };
 
-enum class WorkloadKind { None, PingPong, IntSort, Connectivity };
+enum class WorkloadKind { None, PingPong, IntSort, Connectivity, Multicast };
 
 // Every rank sends one small message to every other and answers each (paper 001's
 // connectivity matrix). A message with neither answer nor undeliverable notice by the deadline
@@ -85,11 +86,37 @@ struct IntSortConfig {
   TimeNs compute_ns_per_key = 10;       // modelled CPU time of bucketing and local sort
 };
 
+// Paper 002: a master sends one message to a group of workers, chosen at run time, through a
+// multicast the group runs by itself (docs/multicast.md). Every worker (all ranks but the master)
+// may be chosen. The series is algorithms x sizes x group sizes x repeats, in that order.
+struct MulticastConfig {
+  std::vector<std::string> algorithms{"auto"};  // auto, binomial, scatter_ring, ... (schedule.hpp)
+  std::vector<std::uint64_t> sizes{81920, 8388608};       // message bytes (paper: 80 KB, 8 MB)
+  std::vector<int> group_sizes{8, 16, 32, 64, 128, 256};  // r (paper 002 Fig. 8, 9)
+  // "strided": workers W/r*i for i = 0..r-1 (the paper's 256/r*i); "random": r workers drawn
+  // anew for every multicast from the run's seed (a changing group).
+  std::string groups = "strided";
+  int repeats = 10;
+  double trim = 0.1;    // drop this share of the slowest and of the fastest runs (paper: 10 %)
+  TimeNs interval = 0;  // 0: the next multicast starts when the last one is done
+  Rank master = -1;     // -1: the last rank
+  TimeNs deadline = 60 * kNsPerSec;  // a multicast not done by then counts as failed
+  // Up to this size the message's bytes travel and every member checks their digest; above,
+  // the bytes are modelled filler and members check that every chunk arrived in full.
+  std::uint64_t verify_bytes_max = 1u << 20;
+  // What `auto` goes by (paper 002: binomial up to 8 KB; MPICH: fewer than 8 members binomial,
+  // power-of-two groups up to 512 KB scatter + recursive doubling).
+  std::uint64_t binomial_max_bytes = 8192;
+  int binomial_below_members = 8;
+  std::uint64_t doubling_max_bytes = 524288;
+};
+
 struct WorkloadConfig {
   WorkloadKind kind = WorkloadKind::PingPong;
   PingPongConfig pingpong;
   IntSortConfig intsort;
   ConnectivityConfig connectivity;
+  MulticastConfig multicast;
 };
 
 struct ProtocolConfig {

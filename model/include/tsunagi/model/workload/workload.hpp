@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +33,11 @@ class WorkloadContext {
   virtual void finished() = 0;
   // Calls on_timer(timer) at `at` (timer ids are the workload's own).
   virtual void arm_timer(std::uint64_t timer, TimeNs at) = 0;
+  // A decision of the workload's protocol for the trace (it counts in `tsunagi compare`).
+  virtual void decision(const std::string& kind, nlohmann::json detail) = 0;
+  // The switch group of each rank as the rendezvous inferred it (group index per rank); empty
+  // when this run inferred none (plan = all without inference, relay plans).
+  virtual const std::vector<int>& switch_group_of_rank() const = 0;
 };
 
 class Workload {
@@ -46,6 +52,8 @@ class Workload {
   // gave up): the overlay says so instead of losing it silently.
   virtual void on_undeliverable(WorkloadContext& /*ctx*/, Rank /*dst*/, std::uint32_t /*tag*/,
                                 const std::string& /*reason*/) {}
+  // The run is ending (the rendezvous started the shutdown): last reports of this rank.
+  virtual void on_shutdown(WorkloadContext& /*ctx*/) {}
 };
 
 std::unique_ptr<Workload> make_workload(const WorkloadConfig& config);

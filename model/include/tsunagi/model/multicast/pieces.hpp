@@ -1,0 +1,82 @@
+// What multicast members send each other over the overlay (workload messages, one tag each):
+// a Piece carries the group bitmap and a range of the message's chunks; an Ack climbs the send
+// tree; the root's Done tells the master the multicast is over (measurement only: the master
+// takes no part in the multicast itself). Decoders check every field a peer could get wrong.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "tsunagi/model/io.hpp"  // Bytes
+#include "tsunagi/model/multicast/group_bitmap.hpp"
+#include "tsunagi/model/multicast/schedule.hpp"
+#include "tsunagi/model/types.hpp"
+
+namespace tsunagi::multicast {
+
+// Seed: master -> root (the whole message, the algorithm as requested); Tree: down the send tree
+// (the whole message or a subtree's chunks); Ring / Doubling: the allgather after a scatter.
+enum class Phase : std::uint8_t { Seed, Tree, Ring, Doubling };
+
+// The largest message a piece may announce (1 TiB): a bound for garbage, not a buffer size.
+constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 40;
+
+struct Piece {
+  std::uint64_t id = 0;
+  Algorithm algorithm = Algorithm::Auto;
+  Phase phase = Phase::Seed;
+  int step = 0;  // doubling step
+  Rank master = kNoRank;
+  TimeNs started_at = 0;     // when the master sent the seed
+  std::uint64_t bytes = 0;   // the whole message
+  std::uint64_t digest = 0;  // of the whole message's content; 0 when modelled
+  bool real = false;         // the content travels (else the range is modelled filler)
+  int chunks = 1;            // 1 (whole-message trees) or the member count (scatter)
+  ChunkRange range{0, 1};
+  GroupBitmap group;
+  Bytes content;  // the range's bytes when real, else empty
+};
+
+struct Ack {
+  std::uint64_t id = 0;
+  TimeNs last_delivery = 0;  // the latest time a member of the subtree had the whole message
+  int verified = 0;          // members of the subtree whose message checked out
+  int failed = 0;
+};
+
+struct Done {
+  std::uint64_t id = 0;
+  Algorithm algorithm = Algorithm::Binomial;  // as the root chose it
+  int members = 0;
+  TimeNs started_at = 0;
+  TimeNs completed_at = 0;  // the root had every ack
+  TimeNs last_delivery = 0;
+  int verified = 0;
+  int failed = 0;
+};
+
+// Workload tags of the three (tags below 0x100 are other workloads').
+constexpr std::uint32_t kPieceTag = 0x4d430001;
+constexpr std::uint32_t kAckTag = 0x4d430002;
+constexpr std::uint32_t kDoneTag = 0x4d430003;
+
+Bytes encode(const Piece& piece);
+Bytes encode(const Ack& ack);
+Bytes encode(const Done& done);
+
+struct Rejected {
+  std::string reason;
+};
+// `processes` is the run's size; `filler` the modelled bytes that came with the body, which must
+// be the range's length exactly when the piece is not real.
+std::variant<Piece, Rejected> decode_piece(const Bytes& body, std::uint64_t filler, int processes);
+std::variant<Ack, Rejected> decode_ack(const Bytes& body, int processes);
+std::variant<Done, Rejected> decode_done(const Bytes& body, int processes);
+
+// The content of multicast `id`: `bytes` bytes of a pattern anyone can regenerate, and its digest
+// (FNV-1a, 64 bit).
+Bytes make_content(std::uint64_t id, std::uint64_t bytes);
+std::uint64_t digest_of(const Bytes& content);
+
+}  // namespace tsunagi::multicast

@@ -1,0 +1,225 @@
+// Multicast members (model/multicast/member.hpp) run together in a toy network that delivers
+// every message, encoded and decoded, in a random order: for every algorithm, many groups and
+// sizes, real and modelled content, each member gets exactly the message, no non-member hears
+// anything, acks climb the send tree, and the root's Done counts every member verified.
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "tsunagi/model/multicast/member.hpp"
+#include "tsunagi/model/rng.hpp"
+
+using namespace tsunagi;
+using namespace tsunagi::multicast;
+
+namespace {
+
+struct InFlight {
+  Rank from, to;
+  std::uint32_t tag;
+  Bytes body;
+  std::uint64_t filler;
+};
+
+struct Outcome {
+  std::optional<Done> done;
+  int non_member_pieces = 0;
+  int refused = 0;
+  std::map<Rank, Rank> ack_to;  // member -> the rank it acked
+  std::vector<Rank> tree_parent;
+  Algorithm chosen = Algorithm::Auto;
+  bool all_members_done = true;
+};
+
+InFlight wrap(Rank from, const Outgoing& o) {
+  if (auto* piece = std::get_if<Piece>(&o.what)) {
+    const std::uint64_t modelled =
+        piece->real ? 0 : bytes_of(piece->range, piece->bytes, piece->chunks).length;
+    return {from, o.to, kPieceTag, encode(*piece), modelled};
+  }
+  if (auto* ack = std::get_if<Ack>(&o.what)) return {from, o.to, kAckTag, encode(*ack), 0};
+  return {from, o.to, kDoneTag, encode(std::get<Done>(o.what)), 0};
+}
+
+// One multicast from `master` to `members` among `processes` ranks, delivered in an order drawn
+// from `rng`; every message goes through the codec as it would over the overlay.
+Outcome run(int processes, Rank master, const std::vector<Rank>& members, Algorithm algorithm,
+            std::uint64_t bytes, bool real, Rng& rng, const GroupOfRank& group_of = {}) {
+  Piece seed;
+  seed.id = 42;
+  seed.algorithm = algorithm;
+  seed.master = master;
+  seed.started_at = 1000;
+  seed.bytes = bytes;
+  seed.real = real;
+  seed.group = GroupBitmap::of(processes, members);
+  if (real) {
+    seed.content = make_content(seed.id, bytes);
+    seed.digest = digest_of(seed.content);
+  }
+  std::vector<InFlight> flight{wrap(master, {members.front(), seed})};
+  std::map<Rank, Member> state;
+  Outcome outcome;
+  TimeNs now = 1000;
+  while (!flight.empty()) {
+    const std::size_t pick = rng.uniform(flight.size());
+    InFlight m = std::move(flight[pick]);
+    flight.erase(flight.begin() + static_cast<std::ptrdiff_t>(pick));
+    now += 1 + static_cast<TimeNs>(rng.uniform(100));
+    std::vector<Outgoing> out;
+    if (m.tag == kDoneTag) {
+      REQUIRE(m.to == master);
+      auto done = decode_done(m.body, processes);
+      REQUIRE(std::holds_alternative<Done>(done));
+      outcome.done = std::get<Done>(done);
+      continue;
+    }
+    if (m.tag == kAckTag) {
+      auto ack = decode_ack(m.body, processes);
+      REQUIRE(std::holds_alternative<Ack>(ack));
+      outcome.ack_to[m.from] = m.to;
+      state.at(m.to).on_ack(m.from, std::get<Ack>(ack), now, out);
+    } else {
+      auto decoded = decode_piece(m.body, m.filler, processes);
+      REQUIRE(std::holds_alternative<Piece>(decoded));
+      const Piece& piece = std::get<Piece>(decoded);
+      if (!piece.group.contains(m.to)) {
+        ++outcome.non_member_pieces;
+        continue;
+      }
+      auto it = state.find(m.to);
+      if (it == state.end()) it = state.emplace(m.to, Member(m.to, piece, group_of, {})).first;
+      it->second.on_piece(m.from, piece, now, out);
+      if (piece.phase == Phase::Seed) {
+        outcome.tree_parent = it->second.tree_parents();
+        outcome.chosen = it->second.algorithm();
+      }
+    }
+    if (!state.at(m.to).refused().empty()) ++outcome.refused;
+    for (const Outgoing& o : out) flight.push_back(wrap(m.to, o));
+  }
+  for (const auto& [rank, member] : state) outcome.all_members_done &= member.done();
+  outcome.all_members_done &= state.size() == members.size();
+  return outcome;
+}
+
+std::vector<Rank> random_members(int processes, Rank master, Rng& rng) {
+  std::vector<Rank> members;
+  for (Rank r = 0; r < processes; ++r)
+    if (r != master && rng.uniform(3) != 0) members.push_back(r);
+  if (members.empty()) members.push_back(master == 0 ? 1 : 0);
+  return members;
+}
+
+}  // namespace
+
+TEST_CASE("multicast members: every algorithm delivers to every member, only to members") {
+  Rng rng(2026);
+  const Algorithm algorithms[] = {Algorithm::Binomial, Algorithm::ScatterRing,
+                                  Algorithm::ScatterDoubling, Algorithm::Topology, Algorithm::Auto};
+  for (int trial = 0; trial < 150; ++trial) {
+    const int processes = 2 + static_cast<int>(rng.uniform(70));
+    const Rank master = static_cast<Rank>(rng.uniform(static_cast<std::uint64_t>(processes)));
+    const std::vector<Rank> members = random_members(processes, master, rng);
+    const Algorithm algorithm = algorithms[trial % 5];
+    const std::uint64_t bytes = rng.uniform(3) == 0 ? rng.uniform(40) : rng.uniform(20000);
+    const bool real = rng.uniform(2) == 0;
+    GroupOfRank group_of;
+    if (rng.uniform(2) == 0)
+      for (int r = 0; r < processes; ++r) group_of.push_back(r / 4);
+    INFO("trial " << trial << ": " << members.size() << " members, " << bytes << " B, "
+                  << to_string(algorithm) << (real ? " real" : " modelled"));
+    const Outcome o = run(processes, master, members, algorithm, bytes, real, rng, group_of);
+    CHECK(o.non_member_pieces == 0);
+    CHECK(o.refused == 0);
+    CHECK(o.all_members_done);
+    REQUIRE(o.done);
+    CHECK(o.done->verified == static_cast<int>(members.size()));
+    CHECK(o.done->failed == 0);
+    CHECK(o.done->members == static_cast<int>(members.size()));
+    CHECK(o.done->completed_at >= o.done->last_delivery);
+    // The ack tree mirrors the send tree: each member acks the member it got its tree piece from.
+    for (std::size_t v = 1; v < members.size(); ++v)
+      CHECK(o.ack_to.at(members[v]) == o.tree_parent[v]);
+    CHECK(o.ack_to.count(members.front()) == 0);
+  }
+}
+
+TEST_CASE("multicast members: paper 002's groups on 257 ranks, every algorithm") {
+  Rng rng(5);
+  for (int r : {8, 64, 256}) {
+    std::vector<Rank> members;
+    for (int i = 0; i < r; ++i) members.push_back(256 / r * i);
+    for (Algorithm a : {Algorithm::Binomial, Algorithm::ScatterRing, Algorithm::ScatterDoubling}) {
+      const Outcome o = run(257, 256, members, a, 81920, true, rng);
+      CHECK(o.chosen == a);
+      REQUIRE(o.done);
+      CHECK(o.done->verified == r);
+      CHECK(o.non_member_pieces == 0);
+    }
+  }
+}
+
+TEST_CASE("multicast members: a wrong sender, a second copy or a wrong range is refused") {
+  Piece seed;
+  seed.id = 1;
+  seed.algorithm = Algorithm::ScatterRing;
+  seed.master = 9;
+  seed.bytes = 800;
+  seed.group = GroupBitmap::of(10, {1, 3, 5, 7});
+  Member root(1, seed, {}, {});
+  std::vector<Outgoing> out;
+  root.on_piece(4, seed, 10, out);  // not from the master
+  CHECK_FALSE(root.refused().empty());
+  CHECK(out.empty());
+  root.on_piece(9, seed, 10, out);
+  CHECK(root.refused().empty());
+  CHECK(out.size() == 3);  // two tree pieces (to 5, to 3) and the ring start (to 3)
+  root.on_piece(9, seed, 11, out);
+  CHECK(root.refused() == "a second seed");
+  const Piece& to_five = std::get<Piece>(out[0].what);
+  CHECK(out[0].to == 5);
+  CHECK(to_five.range == ChunkRange{2, 4});
+  Member member(5, to_five, {}, {});
+  std::vector<Outgoing> more;
+  member.on_piece(3, to_five, 12, more);  // 5's parent is 1
+  CHECK(member.refused() == "tree piece not from the parent");
+  Piece wrong = to_five;
+  wrong.range = {2, 3};
+  member.on_piece(1, wrong, 12, more);
+  CHECK(member.refused() == "tree piece with chunks this member's subtree does not hold");
+  Ack forged{1, 5, 1, 0};
+  root.on_ack(7, forged, 13, more);  // 7 is 1's grandchild, not its child
+  CHECK_FALSE(root.refused().empty());
+}
+
+TEST_CASE("multicast pieces: decoding rejects what does not add up") {
+  Piece piece;
+  piece.id = 3;
+  piece.algorithm = Algorithm::Binomial;
+  piece.master = 0;
+  piece.bytes = 100;
+  piece.group = GroupBitmap::of(4, {1, 2});
+  const Bytes body = encode(piece);
+  CHECK(std::holds_alternative<Piece>(decode_piece(body, 100, 4)));
+  auto reason = [](const std::variant<Piece, Rejected>& v) {
+    return std::holds_alternative<Rejected>(v) ? std::get<Rejected>(v).reason : std::string();
+  };
+  CHECK(reason(decode_piece(body, 99, 4)).find("modelled") != std::string::npos);
+  CHECK(reason(decode_piece(body, 100, 5)).find("run of 5") != std::string::npos);
+  Bytes truncated(body.begin(), body.begin() + 20);
+  CHECK(!reason(decode_piece(truncated, 100, 4)).empty());
+  piece.master = 1;  // a member as master
+  CHECK(!reason(decode_piece(encode(piece), 100, 4)).empty());
+  piece.master = 0;
+  piece.range = {0, 2};
+  CHECK(reason(decode_piece(encode(piece), 100, 4)).find("one chunk") != std::string::npos);
+  piece.range = {0, 1};
+  piece.real = true;  // claims content but carries none
+  CHECK(!reason(decode_piece(encode(piece), 0, 4)).empty());
+  Bytes bad_done = encode(Done{1, Algorithm::Binomial, 3, 0, 5, 5, 4, 0});
+  CHECK(std::holds_alternative<Rejected>(decode_done(bad_done, 10)));
+  CHECK(std::holds_alternative<Rejected>(decode_ack(Bytes(7, 0), 10)));
+  CHECK(make_content(1, 100) != make_content(2, 100));
+  CHECK(digest_of(make_content(1, 100)) == digest_of(make_content(1, 100)));
+}
