@@ -38,6 +38,8 @@ InFlight wrap(Rank from, const Outgoing& o) {
     return {from, o.to, kPieceTag, encode(*piece), modelled};
   }
   if (auto* ack = std::get_if<Ack>(&o.what)) return {from, o.to, kAckTag, encode(*ack), 0};
+  if (auto* got = std::get_if<Received>(&o.what))
+    return {from, o.to, kReceivedTag, encode(*got), 0};
   return {from, o.to, kDoneTag, encode(std::get<Done>(o.what)), 0};
 }
 
@@ -74,7 +76,11 @@ Outcome run(int processes, Rank master, const std::vector<Rank>& members, Algori
       outcome.done = std::get<Done>(done);
       continue;
     }
-    if (m.tag == kAckTag) {
+    if (m.tag == kReceivedTag) {
+      auto got = decode_received(m.body);
+      REQUIRE(std::holds_alternative<Received>(got));
+      state.at(m.to).on_received(m.from, std::get<Received>(got), out);
+    } else if (m.tag == kAckTag) {
       auto ack = decode_ack(m.body, processes);
       REQUIRE(std::holds_alternative<Ack>(ack));
       outcome.ack_to[m.from] = m.to;
@@ -174,12 +180,19 @@ TEST_CASE("multicast members: a wrong sender, a second copy or a wrong range is 
   CHECK(out.empty());
   root.on_piece(9, seed, 10, out);
   CHECK(root.refused().empty());
-  CHECK(out.size() == 3);  // two tree pieces (to 5, to 3) and the ring start (to 3)
+  CHECK(out.size() == 2);  // the first tree piece (to 5) and the ring start (to 3)
   root.on_piece(9, seed, 11, out);
   CHECK(root.refused() == "a second seed");
-  const Piece& to_five = std::get<Piece>(out[0].what);
+  const Piece to_five = std::get<Piece>(out[0].what);
   CHECK(out[0].to == 5);
   CHECK(to_five.range == ChunkRange{2, 4});
+  root.on_received(3, Received{1}, out);  // 3 has not been served yet
+  CHECK_FALSE(root.refused().empty());
+  CHECK(out.size() == 2);
+  root.on_received(5, Received{1}, out);  // now 3 gets its piece
+  CHECK(root.refused().empty());
+  REQUIRE(out.size() == 3);
+  CHECK(out[2].to == 3);
   Member member(5, to_five, {}, {});
   std::vector<Outgoing> more;
   member.on_piece(3, to_five, 12, more);  // 5's parent is 1

@@ -62,7 +62,8 @@ void Member::on_piece(Rank from, const Piece& piece, TimeNs now, std::vector<Out
   const int p = members();
   if (piece.phase == Phase::Seed || piece.phase == Phase::Tree) {
     tree_piece_seen_ = true;
-    forward_down(out);
+    if (piece.phase == Phase::Tree) out.push_back({from, Received{header_.id}});
+    send_to_next_child(out);
   } else if (piece.phase == Phase::Ring) {
     ++allgather_received_;
     // A chunk goes round once: it stops before it would reach the member it started from.
@@ -75,6 +76,18 @@ void Member::on_piece(Rank from, const Piece& piece, TimeNs now, std::vector<Out
   }
   allgather(out);
   maybe_finish(now, out);
+}
+
+void Member::on_received(Rank from, const Received& received, std::vector<Outgoing>& out) {
+  const auto& children = tree_.children[logical_];
+  if (received.id != header_.id || !awaiting_receipt_ ||
+      from != members_[children[next_child_ - 1]]) {
+    refused_ = "received notice from rank " + std::to_string(from) + ", not the child last served";
+    return;
+  }
+  refused_.clear();
+  awaiting_receipt_ = false;
+  send_to_next_child(out);
 }
 
 void Member::on_ack(Rank from, const Ack& ack, TimeNs now, std::vector<Outgoing>& out) {
@@ -163,12 +176,14 @@ bool Member::holds(ChunkRange range) const {
   return true;
 }
 
-void Member::forward_down(std::vector<Outgoing>& out) {
-  for (int child : tree_.children[logical_]) {
-    const ChunkRange range =
-        header_.chunks == 1 ? ChunkRange{0, 1} : binomial_subtree(child, members());
-    out.push_back({members_[child], piece_for(Phase::Tree, range, 0)});
-  }
+void Member::send_to_next_child(std::vector<Outgoing>& out) {
+  const auto& children = tree_.children[logical_];
+  if (next_child_ >= children.size()) return;
+  const int child = children[next_child_++];
+  const ChunkRange range =
+      header_.chunks == 1 ? ChunkRange{0, 1} : binomial_subtree(child, members());
+  out.push_back({members_[child], piece_for(Phase::Tree, range, 0)});
+  awaiting_receipt_ = true;
 }
 
 // Starts this member's part of the allgather as soon as it holds what it must pass on.

@@ -153,6 +153,19 @@ std::variant<Done, Rejected> decode_done(const Bytes& body, int processes) {
   return d;
 }
 
+Bytes encode(const Received& received) {
+  wire::Writer w;
+  w.u64(received.id);
+  return w.take();
+}
+
+std::variant<Received, Rejected> decode_received(const Bytes& body) {
+  wire::Reader r(body);
+  Received received{r.u64()};
+  if (!r.finish("received")) return Rejected{r.error()};
+  return received;
+}
+
 Bytes make_content(std::uint64_t id, std::uint64_t bytes) {
   Bytes out(bytes);
   std::uint64_t state = id * 0x9e3779b97f4a7c15ull + 1;

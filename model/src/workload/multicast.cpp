@@ -44,6 +44,7 @@ class MulticastWorkload final : public Workload {
     if (tag == kPieceTag) return on_piece(ctx, src, body, filler);
     if (tag == kAckTag) return on_ack(ctx, src, body);
     if (tag == kDoneTag) return on_done(ctx, src, body);
+    if (tag == kReceivedTag) return on_received(ctx, src, body);
     note_refused("message with tag " + std::to_string(tag));
   }
 
@@ -194,6 +195,17 @@ class MulticastWorkload final : public Workload {
     settle_member(ctx, it, out);
   }
 
+  void on_received(WorkloadContext& ctx, Rank src, const Bytes& body) {
+    auto decoded = decode_received(body);
+    if (auto* rejected = std::get_if<Rejected>(&decoded)) return note_refused(rejected->reason);
+    auto it = members_.find(std::get<Received>(decoded).id);
+    if (it == members_.end()) return note_refused("received notice for no multicast in progress");
+    std::vector<Outgoing> out;
+    it->second.on_received(src, std::get<Received>(decoded), out);
+    if (!it->second.refused().empty()) return note_refused(it->second.refused());
+    settle_member(ctx, it, out);
+  }
+
   void settle_member(WorkloadContext& ctx, std::map<std::uint64_t, Member>::iterator it,
                      std::vector<Outgoing>& out) {
     for (Outgoing& o : out) {
@@ -203,6 +215,7 @@ class MulticastWorkload final : public Workload {
         ctx.send(o.to, kAckTag, encode(*ack));
       }
       if (auto* done = std::get_if<Done>(&o.what)) ctx.send(o.to, kDoneTag, encode(*done));
+      if (auto* got = std::get_if<Received>(&o.what)) ctx.send(o.to, kReceivedTag, encode(*got));
     }
     if (!it->second.done()) return;
     finished_ids_.insert(it->first);

@@ -15,7 +15,7 @@ namespace tsunagi::multicast {
 
 struct Outgoing {
   Rank to = kNoRank;
-  std::variant<Piece, Ack, Done> what;
+  std::variant<Piece, Ack, Done, Received> what;
 };
 
 // The switch group of each rank (any ids; empty when none are known). The topology tree reads
@@ -34,6 +34,7 @@ class Member {
   // why.
   void on_piece(Rank from, const Piece& piece, TimeNs now, std::vector<Outgoing>& out);
   void on_ack(Rank from, const Ack& ack, TimeNs now, std::vector<Outgoing>& out);
+  void on_received(Rank from, const Received& received, std::vector<Outgoing>& out);
 
   // Every duty done (message held and checked, allgather over, acks in, own ack sent).
   bool done() const { return acked_; }
@@ -51,7 +52,7 @@ class Member {
   void store(const Piece& piece);
   bool holds(ChunkRange range) const;
   int members() const { return static_cast<int>(members_.size()); }
-  void forward_down(std::vector<Outgoing>& out);
+  void send_to_next_child(std::vector<Outgoing>& out);
   void allgather(std::vector<Outgoing>& out);
   void maybe_finish(TimeNs now, std::vector<Outgoing>& out);
   Piece piece_for(Phase phase, ChunkRange range, int step) const;
@@ -67,6 +68,8 @@ class Member {
   int held_count_ = 0;
   Bytes content_;
   bool tree_piece_seen_ = false;
+  std::size_t next_child_ = 0;     // children are served in order, one at a time
+  bool awaiting_receipt_ = false;  // the last child served has not said Received yet
   bool ring_started_ = false;
   std::vector<bool> doubling_sent_;
   std::vector<bool> doubling_received_;

@@ -45,6 +45,14 @@ struct Ack {
   int failed = 0;
 };
 
+// A member got its tree piece: its parent may send to its next child. A parent serves its
+// children one after the other, farthest subtree first (paper 002 eq. 6 numbers the steps), as a
+// blocking MPI_Send would; sent all at once they would share the parent's link and the first
+// subtree would start last.
+struct Received {
+  std::uint64_t id = 0;
+};
+
 struct Done {
   std::uint64_t id = 0;
   Algorithm algorithm = Algorithm::Binomial;  // as the root chose it
@@ -60,10 +68,12 @@ struct Done {
 constexpr std::uint32_t kPieceTag = 0x4d430001;
 constexpr std::uint32_t kAckTag = 0x4d430002;
 constexpr std::uint32_t kDoneTag = 0x4d430003;
+constexpr std::uint32_t kReceivedTag = 0x4d430004;
 
 Bytes encode(const Piece& piece);
 Bytes encode(const Ack& ack);
 Bytes encode(const Done& done);
+Bytes encode(const Received& received);
 
 struct Rejected {
   std::string reason;
@@ -73,6 +83,7 @@ struct Rejected {
 std::variant<Piece, Rejected> decode_piece(const Bytes& body, std::uint64_t filler, int processes);
 std::variant<Ack, Rejected> decode_ack(const Bytes& body, int processes);
 std::variant<Done, Rejected> decode_done(const Bytes& body, int processes);
+std::variant<Received, Rejected> decode_received(const Bytes& body);
 
 // The content of multicast `id`: `bytes` bytes of a pattern anyone can regenerate, and its digest
 // (FNV-1a, 64 bit).
