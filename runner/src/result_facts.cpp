@@ -61,7 +61,11 @@ RunFacts facts_from_scenario(const scenario::Scenario& scenario, std::string bac
   const scenario::SwitchTreeTruth tree = scenario::true_switch_tree(scenario);
   facts.true_switch_parent = tree.switch_parent;
   facts.true_switch_of_rank = tree.switch_of_rank;
-  facts.tree_assumptions_hold = tree_assumptions_hold(scenario);
+  if (scenario.network.dragonfly) {
+    facts.tree_not_applicable = "not applicable (Dragonfly)";
+  } else {
+    facts.tree_assumptions_hold = tree_assumptions_hold(scenario);
+  }
   add_cluster_facts(scenario, facts);
   facts.summary = std::move(summary);
   facts.wall_s = wall_s;

@@ -1,7 +1,8 @@
 // result.json "inference.tree_correct": the rendezvous's inferred switch tree against the
 // scenario's. Trees are compared unrooted (same split of the groups across every link between
 // switches), because no interference measurement can place the root (docs/tree-inference.md);
-// `tree_root_matches` says whether the rooted trees agree as well.
+// `tree_root_matches` says whether the rooted trees agree as well. A network without a switch
+// tree (a Dragonfly) gets the reason instead of a verdict.
 #include "result_sections.hpp"
 #include "tsunagi/model/topology/tree_inference.hpp"
 
@@ -52,6 +53,13 @@ std::optional<SwitchTree> true_tree_over(const Groups& groups, const RunFacts& f
 void score_tree(const nlohmann::json& report, const RunFacts& facts,
                 nlohmann::ordered_json& section) {
   if (!report.is_object() || !report.contains("tree")) return;
+  if (!facts.tree_not_applicable.empty()) {
+    // Routers joined in a graph: any inferred tree is a guess with nothing true to compare to.
+    section["tree_correct"] = facts.tree_not_applicable;
+    section["tree_root_matches"] = facts.tree_not_applicable;
+    section["tree_assumptions_hold"] = false;
+    return;
+  }
   const auto inferred = parse_tree(report.at("tree"));
   const auto groups_it = report.find("groups");
   std::optional<SwitchTree> truth;

@@ -1,11 +1,13 @@
-// [network]: explicit switches ([[network.switch]], parents first) or a generated regular tree
-// ([network.tree]), plus the loopback link used between processes of one host.
+// [network]: explicit switches ([[network.switch]], parents first), a generated regular tree
+// ([network.tree]) or a Dragonfly ([network.dragonfly]), plus the loopback link used between
+// processes of one host.
 #include <limits>
 #include <map>
 #include <tuple>
 
 #include "readers.hpp"
 #include "schema.hpp"
+#include "tsunagi/scenarios/dragonfly.hpp"
 
 namespace tsunagi::scenario {
 namespace {
@@ -263,12 +265,17 @@ Network read_network(const Section& root) {
   auto network = root.sub("network");
   if (!network) {
     root.fail_here(
-        "there is no [network] — add [[network.switch]] tables or a [network.tree] "
-        "(docs/scenario-format.md)");
+        "there is no [network] — add [[network.switch]] tables, a [network.tree] or a "
+        "[network.dragonfly] (docs/scenario-format.md)");
   }
   Network out;
   out.loopback_bandwidth = network->bandwidth("loopback_bandwidth", out.loopback_bandwidth);
   out.loopback_latency = network->duration("loopback_latency", out.loopback_latency);
+  if (auto dragonfly = network->sub("dragonfly")) {
+    out.dragonfly = read_dragonfly(*network, *dragonfly);
+    out.switches = dragonfly_switches(*out.dragonfly);
+    return out;
+  }
   if (const toml::array* clusters = network->table().get_as<toml::array>("cluster")) {
     read_wan(*network, *clusters, out);
     check_host_total(*network, out.switches);

@@ -23,6 +23,10 @@ void read_wan(const Section& network, const toml::array& clusters, Network& out)
 // [network.wan] without clusters is an error.
 void check_wan_only_keys(const Section& network);
 
+// [network.dragonfly] (load_dragonfly.cpp): the shape and link classes; refuses the tables it
+// replaces (switches, trees, clusters) in `network`.
+DragonflySpec read_dragonfly(const Section& network, const Section& dragonfly);
+
 // [[faults]]: checked against the process labels of the scenario (needs the process count).
 std::vector<FaultSpec> read_faults(const Section& root, const Scenario& scenario);
 

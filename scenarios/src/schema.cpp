@@ -108,6 +108,22 @@ struct Schemas {
                        {"wan_latency"},
                        {"relays"},
                        {"relay_at"}}};
+  // Dragonfly (issue 13): one table per link class.
+  TableSchema dragonfly_node{"network.dragonfly.node", {{"bandwidth"}, {"latency"}}};
+  TableSchema dragonfly_green{"network.dragonfly.green", {{"count"}, {"bandwidth"}, {"latency"}}};
+  TableSchema dragonfly_black{"network.dragonfly.black", {{"count"}, {"bandwidth"}, {"latency"}}};
+  TableSchema dragonfly_blue{"network.dragonfly.blue", {{"count"}, {"bandwidth"}, {"latency"}}};
+  TableSchema dragonfly{"[network.dragonfly]",
+                        {{"groups"},
+                         {"chassis"},
+                         {"routers"},
+                         {"nodes"},
+                         {"bandwidth"},
+                         {"latency"},
+                         {"node", K::Table, &dragonfly_node},
+                         {"green", K::Table, &dragonfly_green},
+                         {"black", K::Table, &dragonfly_black},
+                         {"blue", K::Table, &dragonfly_blue}}};
   TableSchema network{"[network]",
                       {{"loopback_bandwidth"},
                        {"loopback_latency"},
@@ -115,7 +131,8 @@ struct Schemas {
                        {"tree", K::Table, &tree},
                        {"random_tree", K::Table, &random_tree},
                        {"wan", K::Table, &wan},
-                       {"cluster", K::TableArray, &cluster}}};
+                       {"cluster", K::TableArray, &cluster},
+                       {"dragonfly", K::Table, &dragonfly}}};
   TableSchema fault{"[[faults]]", {{"kill"}, {"at"}}};
   TableSchema root{"the top level",
                    {{"name"},

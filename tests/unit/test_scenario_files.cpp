@@ -5,6 +5,7 @@
 #include <map>
 #include "tsunagi/model/topology/switch_inference.hpp"
 
+#include "tsunagi/scenarios/dragonfly.hpp"
 #include "tsunagi/scenarios/loader.hpp"
 
 using namespace tsunagi;
@@ -70,6 +71,34 @@ std::vector<Rank> near_peers(const Scenario& s, Rank self) {
 
 std::size_t near_peer_count(const Scenario& s, Rank self) {
   return near_peers(s, self).size();
+}
+
+// One-way latency between two nodes of a Dragonfly along SimGrid's route, node links included.
+TimeNs dragonfly_latency(const DragonflySpec& df, int router_a, int router_b) {
+  const auto path = dragonfly_router_path(df, router_a, router_b);
+  std::map<std::pair<int, int>, DragonflyClass> kind;
+  for (const DragonflyLink& l : dragonfly_links(df)) kind[{l.a, l.b}] = l.kind;
+  TimeNs total = 2 * df.node.latency;
+  for (std::size_t i = 1; i < path.size(); ++i)
+    total +=
+        link_figures(df, kind.at({std::min(path[i - 1], path[i]), std::max(path[i - 1], path[i])}))
+            .latency;
+  return total;
+}
+
+// The groups paper 000 §2.1 infers on a Dragonfly from ideal RTTs (2 x the one-way latency).
+Groups dragonfly_inference(const Scenario& s) {
+  const DragonflySpec& df = *s.network.dragonfly;
+  const auto hosts = enumerate_hosts(s.network);
+  auto router = [&](Rank r) { return hosts[static_cast<std::size_t>(r)].switch_index; };
+  std::vector<std::vector<Rank>> views;
+  for (Rank self = 0; self < s.protocol.processes; ++self) {
+    std::vector<RttSample> row;
+    for (Rank r = 0; r < s.protocol.processes; ++r)
+      if (r != self) row.push_back({r, 2 * dragonfly_latency(df, router(self), router(r))});
+    views.push_back(infer_own_switch(row, s.protocol.inference).near);
+  }
+  return combine_views(s.protocol.processes, views);
 }
 
 }  // namespace
@@ -139,4 +168,96 @@ TEST_CASE("papers/kaneda-is-128.toml: 128 processes on 64 hosts, 6 switches", "[
   CHECK(s.protocol.seed == s.seed);
   // Two processes of one host are nearer to each other than to any switch mate.
   CHECK(2 * s.network.loopback_latency < 2 * one_way_latency(s.network, 1, 1));
+}
+
+TEST_CASE("teaching/dragonfly-16.toml: 2 groups x 2 chassis x 2 routers x 2 nodes",
+          "[scenario][files][dragonfly]") {
+  Scenario s = load("teaching/dragonfly-16.toml");
+  REQUIRE(s.network.dragonfly);
+  const DragonflySpec& df = *s.network.dragonfly;
+  CHECK(
+      df ==
+      DragonflySpec{
+          2, 2, 2, 2, {1.25e9, 2000, 1}, {1.25e9, 2000, 1}, {1.25e9, 2000, 1}, {1.25e9, 2000, 1}});
+  CHECK(s.protocol.processes == 16);
+  CHECK(group_sizes(true_switch_groups(s)) == std::vector<std::size_t>(8, 2));
+  // Ping-pong from g0.c0.r0 to g1.c1.r1 crosses green, blue, green, black; from chassis 1 a
+  // route starts with green and black to the blue link: five router links.
+  CHECK(dragonfly_router_path(df, 0, 7) == std::vector<int>{0, 1, 4, 5, 7});
+  CHECK(dragonfly_router_path(df, 2, 7).size() == 6);
+  CHECK(s.simgrid.rtt_probe == "route");
+  CHECK(dragonfly_inference(s) == true_switch_groups(s));
+}
+
+TEST_CASE("teaching/dragonfly-64.toml: 16 routers of 4 nodes, equal RTT steps",
+          "[scenario][files][dragonfly]") {
+  Scenario s = load("teaching/dragonfly-64.toml");
+  const DragonflySpec& df = *s.network.dragonfly;
+  CHECK(router_count(df) == 16);
+  CHECK(s.protocol.processes == 64);
+  CHECK(df.black.count == 2);
+  // Every link class carries 10 Gbit/s, parallel links included.
+  for (DragonflyClass kind : {DragonflyClass::Green, DragonflyClass::Black, DragonflyClass::Blue})
+    CHECK(link_figures(df, kind).bandwidth == Approx(1.25e9));
+  CHECK(s.protocol.workload.kind == WorkloadKind::Multicast);
+  CHECK(s.protocol.workload.multicast.group_sizes == std::vector<int>{4, 16, 63});
+  // 4 us on one router, 2 us more per router link: 12 us between ping and pong (4 links),
+  // 14 us at most (5 links, from chassis 1 of group 0).
+  CHECK(2 * dragonfly_latency(df, 0, 0) == 4 * kNsPerUs);
+  CHECK(2 * dragonfly_latency(df, 0, 15) == 12 * kNsPerUs);
+  CHECK(2 * dragonfly_latency(df, 4, 15) == 14 * kNsPerUs);
+  // The file's claims: ideal RTTs give the routers (first of equal steps); a longer blue link
+  // moves the largest step to the global links and gives the two groups.
+  CHECK(dragonfly_inference(s) == true_switch_groups(s));
+  Scenario slow_blue =
+      load_scenario_file(std::string(TSUNAGI_SOURCE_DIR) + "/scenarios/teaching/dragonfly-64.toml",
+                         {"network.dragonfly.blue.latency=5us"});
+  CHECK(group_sizes(dragonfly_inference(slow_blue)) == std::vector<std::size_t>{32, 32});
+}
+
+TEST_CASE("papers/xc30-256.toml: one Aries group, 256 workers and the master",
+          "[scenario][files][dragonfly]") {
+  Scenario s = load("papers/xc30-256.toml");
+  const DragonflySpec& df = *s.network.dragonfly;
+  CHECK(df.groups == 1);
+  CHECK(df.chassis == 6);
+  CHECK(df.routers == 16);
+  CHECK(df.nodes == 4);
+  CHECK(df.black.count == 3);
+  CHECK(df.green.count == 1);
+  CHECK(df.node == DragonflyLinks{5.25e9, 100, 1});
+  CHECK(link_figures(df, DragonflyClass::Black).bandwidth == Approx(3 * 5.25e9));
+  CHECK(s.network.loopback_bandwidth == Approx(20e9));
+  CHECK(s.network.loopback_latency == 10);
+  CHECK(enumerate_hosts(s.network).size() == 384);
+  CHECK(s.protocol.processes == 257);
+  CHECK(s.protocol.workload.kind == WorkloadKind::Multicast);
+  CHECK(s.protocol.workload.multicast.group_sizes == std::vector<int>{8, 16, 32, 64, 128, 256});
+  CHECK(s.protocol.workload.multicast.sizes == std::vector<std::uint64_t>{81920, 8388608});
+  // The master is alone on router g0.c4.r0; the workers fill chassis 0-3.
+  const auto hosts = enumerate_hosts(s.network);
+  CHECK(hosts[256].host == "g0.c4.r0-h00");
+  CHECK(hosts[255].host == "g0.c3.r15-h03");
+  const Groups groups = true_switch_groups(s);
+  CHECK(groups.size() == 65);
+  CHECK(groups.back() == std::vector<Rank>{256});
+}
+
+TEST_CASE("papers/xc30-256-multigroup.toml: the same ranks over two groups",
+          "[scenario][files][dragonfly]") {
+  Scenario s = load("papers/xc30-256-multigroup.toml");
+  const DragonflySpec& df = *s.network.dragonfly;
+  CHECK(df.groups == 2);
+  CHECK(df.chassis == 3);
+  CHECK(df.blue.count == 4);
+  CHECK(s.protocol.processes == 257);
+  const auto hosts = enumerate_hosts(s.network);
+  REQUIRE(hosts.size() == 384);
+  CHECK(hosts[191].host == "g0.c2.r15-h03");
+  CHECK(hosts[192].host == "g1.c0.r0-h00");
+  CHECK(hosts[256].host == "g1.c1.r0-h00");
+  // Master to worker 0 crosses the blue link.
+  const auto path = dragonfly_router_path(df, hosts[256].switch_index, hosts[0].switch_index);
+  CHECK(router_coords(df, path.front()).group == 1);
+  CHECK(router_coords(df, path.back()).group == 0);
 }

@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "tsunagi/model/roles.hpp"
+#include "tsunagi/scenarios/dragonfly.hpp"
 #include "tsunagi/sim/ns3/ns3_backend.hpp"
 
 namespace tsunagi::sim::ns3 {
@@ -45,6 +46,23 @@ void add_clusters(const scenario::Scenario& scenario, Ns3Spec& spec) {
     spec.faults.push_back(runner::PlannedKill{fault.kill, fault.at});
 }
 
+// A Dragonfly: its router links and SimGrid's routes as a next-hop table (plain C++17 data).
+void add_mesh(const scenario::Network& network, Ns3Spec& spec) {
+  if (!network.dragonfly) return;
+  const scenario::DragonflySpec& dragonfly = *network.dragonfly;
+  for (const scenario::DragonflyLink& link : scenario::dragonfly_links(dragonfly)) {
+    const scenario::DragonflyLinks figures = scenario::link_figures(dragonfly, link.kind);
+    spec.mesh.links.push_back(Ns3SwitchLink{link.a, link.b, figures.bandwidth, figures.latency});
+  }
+  const auto routers = static_cast<std::size_t>(scenario::router_count(dragonfly));
+  spec.mesh.next.assign(routers, std::vector<int>(routers, -1));
+  for (std::size_t a = 0; a < routers; ++a)
+    for (std::size_t b = 0; b < routers; ++b)
+      if (a != b)
+        spec.mesh.next[a][b] =
+            scenario::dragonfly_next_router(dragonfly, static_cast<int>(a), static_cast<int>(b));
+}
+
 }  // namespace
 
 Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options) {
@@ -63,6 +81,7 @@ Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options) {
                                       sw.uplink_bandwidth, sw.uplink_latency, -1});
   }
   add_clusters(scenario, spec);
+  add_mesh(scenario.network, spec);
   for (const scenario::HostSlot& slot : scenario::enumerate_hosts(scenario.network))
     spec.hosts.push_back(Ns3Host{slot.host, slot.switch_index});
   spec.rank_host = scenario::rank_to_host(scenario);

@@ -2,7 +2,8 @@
 // gateway hosts. Addresses: address_plan.hpp. Routes: a host sends everything to its switch; a
 // switch sends each descendant switch's block down to the child it lies under and everything
 // else up to its parent (a cluster's root: to the WAN core, which routes each cluster's blocks
-// back to its router).
+// back to its router). A Dragonfly's routers are switches without parents joined by the
+// mesh's links and routes (mesh.cpp).
 #include "topology.hpp"
 
 #include <cstdint>
@@ -16,7 +17,9 @@
 #include <ns3/point-to-point-module.h>
 
 #include "address_plan.hpp"
+#include "mesh.hpp"
 #include "ns3_defaults.hpp"
+#include "p2p_links.hpp"
 #include "tsunagi/sim/ns3/ns3_spec.hpp"
 
 namespace tsunagi::sim::ns3 {
@@ -35,19 +38,6 @@ class WanFilterHelper : public n3::Ipv4RoutingHelper {
     return n3::CreateObject<WanFilter>();
   }
 };
-
-// Adds `device` as an IPv4 interface of its node with a /30 address; returns its index.
-std::uint32_t add_interface(const n3::Ptr<n3::NetDevice>& device, n3::Ipv4Address address) {
-  n3::Ptr<n3::Ipv4> ipv4 = device->GetNode()->GetObject<n3::Ipv4>();
-  const std::uint32_t index = ipv4->AddInterface(device);
-  ipv4->AddAddress(index, n3::Ipv4InterfaceAddress(address, n3::Ipv4Mask("255.255.255.252")));
-  ipv4->SetUp(index);
-  return index;
-}
-
-n3::Ptr<n3::Ipv4StaticRouting> routing_of(const n3::Ptr<n3::Node>& node) {
-  return n3::Ipv4StaticRoutingHelper().GetStaticRouting(node->GetObject<n3::Ipv4>());
-}
 
 class Builder {
  public:
@@ -93,6 +83,7 @@ class Builder {
     for (std::size_t s = 0; s < n; ++s)
       if (parent_[s] >= 0) attach_uplink(s);
     add_switch_routes();
+    if (!spec_.mesh.empty()) build_mesh(spec_.mesh, topology_.switches);
     if (!spec_.clusters.empty()) build_wan();
     return std::move(topology_);
   }
@@ -159,7 +150,7 @@ class Builder {
       const n3::Ptr<n3::Node> router =
           topology_.switches.at(static_cast<std::size_t>(cluster.root_switch));
       const n3::NetDeviceContainer devices =
-          link(router, topology_.core, cluster.wan_bandwidth, cluster.wan_latency);
+          p2p_link(router, topology_.core, cluster.wan_bandwidth, cluster.wan_latency);
       const std::uint32_t up = add_interface(devices.Get(0), wan_link(c, 1));
       const std::uint32_t down = add_interface(devices.Get(1), wan_link(c, 2));
       routing_of(router)->SetDefaultRoute(wan_link(c, 2), up);
@@ -191,15 +182,6 @@ class Builder {
            gateway_link(c, i, 2));
   }
 
-  n3::NetDeviceContainer link(const n3::Ptr<n3::Node>& a, const n3::Ptr<n3::Node>& b,
-                              double bytes_per_s, TimeNs latency) const {
-    n3::PointToPointHelper p2p;
-    p2p.SetDeviceAttribute(
-        "DataRate", n3::DataRateValue(n3::DataRate(static_cast<std::uint64_t>(bytes_per_s * 8))));
-    p2p.SetChannelAttribute("Delay", n3::TimeValue(n3::NanoSeconds(latency)));
-    return p2p.Install(a, b);
-  }
-
   void attach_host(TopologyHost& host, std::size_t s, int h) {
     attach(host, s, host_link(s, h, 1), host_link(s, h, 2));
   }
@@ -209,7 +191,7 @@ class Builder {
               n3::Ipv4Address host_side) {
     const Ns3Switch& sw = spec_.switches[s];
     const n3::NetDeviceContainer devices =
-        link(topology_.switches[s], host.node, sw.host_bandwidth, sw.host_latency);
+        p2p_link(topology_.switches[s], host.node, sw.host_bandwidth, sw.host_latency);
     add_interface(devices.Get(0), switch_side);
     const std::uint32_t index = add_interface(devices.Get(1), host_side);
     host.address = host_side;
@@ -223,8 +205,8 @@ class Builder {
   void attach_uplink(std::size_t s) {
     const Ns3Switch& sw = spec_.switches[s];
     const auto p = static_cast<std::size_t>(parent_[s]);
-    const n3::NetDeviceContainer devices =
-        link(topology_.switches[s], topology_.switches[p], sw.uplink_bandwidth, sw.uplink_latency);
+    const n3::NetDeviceContainer devices = p2p_link(topology_.switches[s], topology_.switches[p],
+                                                    sw.uplink_bandwidth, sw.uplink_latency);
     const std::uint32_t up = add_interface(devices.Get(0), uplink(s, 1));
     down_interface_[s] = add_interface(devices.Get(1), uplink(s, 2));
     routing_of(topology_.switches[s])->SetDefaultRoute(uplink(s, 2), up);

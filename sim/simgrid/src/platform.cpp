@@ -10,25 +10,12 @@
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
 
+#include "platform_parts.hpp"
 #include "time_units.hpp"
 #include "tsunagi/sim/simgrid/simgrid_backend.hpp"
 
 namespace tsunagi::sim::simgrid {
 namespace {
-
-using NetPoint = ::simgrid::kernel::routing::NetPoint;
-using Direction = sg4::LinkInRoute::Direction;
-
-// One switch: `zone` is what its parent routes to; `leaf` holds its hosts and `gateway`.
-// SimGrid 3.32 resolves a route wrongly when a host or router sits in a zone that also has
-// child zones (find_common_ancestors then takes a host below for a local component), so a
-// switch with child switches keeps its hosts and gateway in a leaf zone of their own; a switch
-// without children is its own leaf.
-struct SwitchZones {
-  sg4::NetZone* zone = nullptr;
-  sg4::NetZone* leaf = nullptr;
-  NetPoint* gateway = nullptr;
-};
 
 // Parent index of every switch; -1 for the root. Parents must come before their children,
 // which also rules out cycles.
@@ -52,8 +39,16 @@ std::vector<int> parent_indices(const scenario::Network& network) {
   return parents;
 }
 
-// Full duplex, like switched Ethernet: traffic in one direction never slows the other, which
-// the throughput-interference inference relies on.
+// The WAN link of a cluster's root switch: its gateway is the cluster's router.
+void join_wan(sg4::NetZone* wan, const SwitchZones& root, const scenario::ClusterSpec& cluster) {
+  const sg4::Link* link =
+      duplex_link(wan, cluster.name + ".wan", cluster.wan_bandwidth, cluster.wan_latency);
+  wan->add_route(root.zone->get_netpoint(), nullptr, root.gateway, nullptr,
+                 {sg4::LinkInRoute(link, Direction::UP)}, true);
+}
+
+}  // namespace
+
 sg4::Link* duplex_link(sg4::NetZone* zone, const std::string& name, double bandwidth,
                        TimeNs latency) {
   return zone->create_split_duplex_link(name, bandwidth)->set_latency(to_seconds(latency))->seal();
@@ -78,20 +73,23 @@ sg4::Host* add_host(const SwitchZones& sw, const std::string& name,
   return host;
 }
 
-// The WAN link of a cluster's root switch: its gateway is the cluster's router.
-void join_wan(sg4::NetZone* wan, const SwitchZones& root, const scenario::ClusterSpec& cluster) {
-  const sg4::Link* link =
-      duplex_link(wan, cluster.name + ".wan", cluster.wan_bandwidth, cluster.wan_latency);
-  wan->add_route(root.zone->get_netpoint(), nullptr, root.gateway, nullptr,
-                 {sg4::LinkInRoute(link, Direction::UP)}, true);
+std::size_t add_switch_hosts(const SwitchZones& sw, std::size_t s, const scenario::Network& network,
+                             const std::vector<scenario::HostSlot>& slots, std::size_t next,
+                             const PlatformOptions& options, Platform& platform) {
+  for (; next < slots.size() && slots[next].switch_index == static_cast<int>(s); ++next) {
+    platform.hosts.push_back(add_host(sw, slots[next].host, network.switches[s],
+                                      network.loopback_bandwidth, network.loopback_latency,
+                                      options));
+  }
+  return next;
 }
 
 SwitchZones create_switch(const scenario::SwitchSpec& spec, const SwitchZones* parent,
-                          bool has_children, sg4::NetZone* wan) {
+                          bool has_children, sg4::NetZone* top) {
   SwitchZones sw;
   sw.zone = sg4::create_star_zone("switch:" + spec.name);
   if (parent != nullptr) sw.zone->set_parent(parent->zone);
-  if (parent == nullptr && wan != nullptr) sw.zone->set_parent(wan);
+  if (parent == nullptr && top != nullptr) sw.zone->set_parent(top);
   sw.leaf = sw.zone;
   if (has_children) {
     sw.leaf = sg4::create_star_zone("switch:" + spec.name + "/hosts");
@@ -111,8 +109,6 @@ SwitchZones create_switch(const scenario::SwitchSpec& spec, const SwitchZones* p
   }
   return sw;
 }
-
-}  // namespace
 
 std::size_t root_switch_index(const scenario::Network& network) {
   if (!network.clusters.empty()) {
@@ -145,6 +141,7 @@ std::size_t root_switch_index(const scenario::Network& network) {
 
 Platform build_platform(const scenario::Network& network, const PlatformOptions& options,
                         const std::vector<scenario::RelaySlot>& relays) {
+  if (network.dragonfly) return build_dragonfly_platform(network, options);
   const std::size_t root = root_switch_index(network);
   const std::vector<int> cluster_of = scenario::cluster_of_switches(network);
   sg4::NetZone* wan = network.clusters.empty() ? nullptr : sg4::create_star_zone("wan");
@@ -168,12 +165,7 @@ Platform build_platform(const scenario::Network& network, const PlatformOptions&
     const int cluster = cluster_of[s];
     if (wan != nullptr && parent == nullptr)
       join_wan(wan, switches[s], network.clusters[static_cast<std::size_t>(cluster)]);
-    for (; next_slot < slots.size() && slots[next_slot].switch_index == static_cast<int>(s);
-         ++next_slot) {
-      platform.hosts.push_back(add_host(switches[s], slots[next_slot].host, spec,
-                                        network.loopback_bandwidth, network.loopback_latency,
-                                        options));
-    }
+    next_slot = add_switch_hosts(switches[s], s, network, slots, next_slot, options, platform);
     // The rendezvous gets a host of its own on the root switch, wired like the root's hosts.
     if (s == root)
       platform.rendezvous = add_host(switches[s], kRendezvousHost, spec, network.loopback_bandwidth,

@@ -36,6 +36,9 @@ struct RunFacts {
   // Whether the true network meets the exact tree method's assumptions (docs/tree-inference.md):
   // hosts on leaf switches only, every uplink a bottleneck for two host-speed transfers.
   bool tree_assumptions_hold = false;
+  // Why the network has no switch tree to score an inferred tree against (a Dragonfly's routers
+  // form a graph, not a tree); empty when it has one. Written as inference.tree_correct.
+  std::string tree_not_applicable;
   // WAN scenarios (paper 001): the cluster of each rank, and whether the cluster policies let a
   // connection between two clusters' ranks through in at least one direction. Empty without
   // clusters. The relay section scores the connectivity workload against it.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,13 +70,43 @@ struct SynTiming {
   int syn_retries = 6;
 };
 
+// ---- Dragonfly networks (issue 13, paper 002): the shape of SimGrid's Dragonfly zone.
+
+// One class of Dragonfly links. `count` parallel links between the same two routers are one
+// link of count x bandwidth, as in SimGrid's zone (docs/scenario-format.md).
+struct DragonflyLinks {
+  double bandwidth = 125e6;  // bytes/s of one link
+  TimeNs latency = 5 * kNsPerUs;
+  int count = 1;
+  bool operator==(const DragonflyLinks&) const = default;
+};
+
+// groups x chassis (per group) x routers (per chassis) x nodes (per router). Routers and nodes
+// are numbered as in SimGrid's DragonflyZone: group, then chassis, then router, then node.
+// The routers are also listed in Network::switches, as roots without parents (one switch group
+// per router); scenarios/dragonfly.hpp has the links and routes.
+struct DragonflySpec {
+  int groups = 1;
+  int chassis = 1;
+  int routers = 1;
+  int nodes = 1;
+  DragonflyLinks node;   // node <-> its router (count is always 1)
+  DragonflyLinks green;  // routers of one chassis, all to all
+  DragonflyLinks black;  // router r of chassis a <-> router r of chassis b, within a group
+  DragonflyLinks blue;   // group g <-> group h: router h of g's chassis 0 <-> router g of h's
+  bool operator==(const DragonflySpec&) const = default;
+};
+
 struct Network {
   // Parents are listed before their children. Without clusters exactly one root; with
-  // clusters one root per cluster (its root_switch), each cluster's switches together.
+  // clusters one root per cluster (its root_switch), each cluster's switches together. A
+  // Dragonfly lists its routers here, each a root with its nodes as hosts.
   std::vector<SwitchSpec> switches;
   std::vector<ClusterSpec> clusters;  // empty = one LAN, no routers, no policies
   std::string rendezvous_cluster;     // with clusters: where the rendezvous host sits
   SynTiming syn;
+  // A Dragonfly instead of a switch tree: `switches` are its routers (no tree, no clusters).
+  std::optional<DragonflySpec> dragonfly;
   // Processes on one host talk over loopback.
   double loopback_bandwidth = 10e9;
   TimeNs loopback_latency = 0;

@@ -61,6 +61,21 @@ struct Ns3Relay {
   bool gateway = false;
 };
 
+// Switches joined by explicit links and routed by a next-hop table instead of a tree: a
+// Dragonfly's routers (issue 13; every switch is then a root). next[s][d] is the switch after s
+// on the route to switch d (the diagonal is unused). Empty: the switches form a tree.
+struct Ns3SwitchLink {
+  int a = 0;  // switch indices
+  int b = 0;
+  double bandwidth = 0;  // bytes/s (parallel links already summed)
+  TimeNs latency = 0;
+};
+struct Ns3Mesh {
+  std::vector<Ns3SwitchLink> links;
+  std::vector<std::vector<int>> next;
+  bool empty() const { return links.empty(); }
+};
+
 struct Ns3Host {
   std::string name;
   int switch_index = 0;
@@ -70,7 +85,7 @@ struct Ns3Host {
 // name or "rendezvous".
 
 struct Ns3Spec {
-  std::vector<Ns3Switch> switches;  // parents before children, exactly one root
+  std::vector<Ns3Switch> switches;  // parents before children, one root (a mesh: all roots)
   std::vector<Ns3Host> hosts;       // switch by switch, host by host
   std::vector<int> rank_host;       // host index of each rank (ranks of a host consecutive)
   int procs_per_host = 1;
@@ -79,6 +94,7 @@ struct Ns3Spec {
   int rendezvous_cluster = -1;  // with clusters: the cluster whose root switch has the rendezvous
   TimeNs syn_rto = kNsPerSec;   // TCP's first SYN retransmission (then doubling)
   int syn_retries = 6;
+  Ns3Mesh mesh;                             // a Dragonfly's router links and routes
   std::vector<runner::PlannedKill> faults;  // [[faults]]
   std::uint64_t seed = 1;
   ProtocolConfig protocol;  // processes filled in

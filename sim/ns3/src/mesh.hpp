@@ -1,0 +1,21 @@
+// Switches joined by explicit links and routed by a next-hop table (Ns3Mesh): a Dragonfly's
+// routers (issue 13). docs/ns3.md, "Dragonfly".
+#pragma once
+
+#include <vector>
+
+#include <ns3/node.h>
+#include <ns3/ptr.h>
+
+#include "tsunagi/sim/ns3/ns3_spec.hpp"
+
+namespace tsunagi::sim::ns3 {
+
+// One point-to-point link per mesh link (addresses: address_plan.hpp), then on every switch s
+// one static route per other switch d: d's host block to the next switch on the way,
+// mesh.next[s][d]. Hosts are attached beforehand; their blocks are the switches' blocks.
+// Throws std::invalid_argument when the links do not fit the address plan or a next hop has no
+// link to it.
+void build_mesh(const Ns3Mesh& mesh, const std::vector<::ns3::Ptr<::ns3::Node>>& switches);
+
+}  // namespace tsunagi::sim::ns3
