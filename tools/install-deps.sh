@@ -13,6 +13,7 @@ packages=(
   python3 python3-matplotlib
   clang-format
   iproute2 iptables
+  time                       # /usr/bin/time -v: the SMPI baseline's wall time and peak memory
 )
 
 missing=()

@@ -24,6 +24,7 @@ assert len(series) >= 5, series
 for row in series:
     assert row["verified"] == row["runs"] == 2, row
     assert row["completion_ns"] >= row["last_delivery_ns"] > 0, row
+    assert 0 < row["from_root_ns"] < row["completion_ns"], row
 assert len(plans) == result["workload"]["details"]["multicasts"], len(plans)
 for plan in plans:
     parents = plan["detail"]["tree_parent"]

@@ -144,6 +144,9 @@ TEST_CASE("multicast members: every algorithm delivers to every member, only to 
     CHECK(o.done->failed == 0);
     CHECK(o.done->members == static_cast<int>(members.size()));
     CHECK(o.done->completed_at >= o.done->last_delivery);
+    // The root holds the message first (the seed is its first piece), before anyone else.
+    CHECK(o.done->root_received_at > o.done->started_at);
+    CHECK(o.done->root_received_at <= o.done->last_delivery);
     // The ack tree mirrors the send tree: each member acks the member it got its tree piece from.
     for (std::size_t v = 1; v < members.size(); ++v)
       CHECK(o.ack_to.at(members[v]) == o.tree_parent[v]);
@@ -215,7 +218,7 @@ TEST_CASE("multicast pieces: decoding rejects what does not add up") {
   piece.group = GroupBitmap::of(4, {1, 2});
   const Bytes body = encode(piece);
   CHECK(std::holds_alternative<Piece>(decode_piece(body, 100, 4)));
-  auto reason = [](const std::variant<Piece, Rejected>& v) {
+  auto reason = [](const auto& v) {
     return std::holds_alternative<Rejected>(v) ? std::get<Rejected>(v).reason : std::string();
   };
   CHECK(reason(decode_piece(body, 99, 4)).find("modelled") != std::string::npos);
@@ -230,8 +233,16 @@ TEST_CASE("multicast pieces: decoding rejects what does not add up") {
   piece.range = {0, 1};
   piece.real = true;  // claims content but carries none
   CHECK(!reason(decode_piece(encode(piece), 0, 4)).empty());
-  Bytes bad_done = encode(Done{1, Algorithm::Binomial, 3, 0, 5, 5, 4, 0});
+  Bytes bad_done = encode(Done{1, Algorithm::Binomial, 3, 0, 5, 5, 4, 0, 1});
   CHECK(std::holds_alternative<Rejected>(decode_done(bad_done, 10)));
+  const Done good{1, Algorithm::Binomial, 3, 0, 9, 8, 3, 0, 4};
+  auto decoded_good = decode_done(encode(good), 10);
+  REQUIRE(std::holds_alternative<Done>(decoded_good));
+  CHECK(std::get<Done>(decoded_good).root_received_at == 4);
+  Done received_after_completion = good;
+  received_after_completion.root_received_at = 10;
+  CHECK(reason(decode_done(encode(received_after_completion), 10)).find("after it completed") !=
+        std::string::npos);
   CHECK(std::holds_alternative<Rejected>(decode_ack(Bytes(7, 0), 10)));
   CHECK(make_content(1, 100) != make_content(2, 100));
   CHECK(digest_of(make_content(1, 100)) == digest_of(make_content(1, 100)));

@@ -216,7 +216,7 @@ void Member::maybe_finish(TimeNs now, std::vector<Outgoing>& out) {
   Bytes().swap(content_);  // the message has been checked and passed on
   if (logical_ == 0) {
     out.push_back({header_.master, Done{header_.id, algorithm_, members(), header_.started_at, now,
-                                        last_delivery_, verified_, failed_}});
+                                        last_delivery_, verified_, failed_, *delivered_at_}});
     return;
   }
   out.push_back(

@@ -130,6 +130,7 @@ Bytes encode(const Done& d) {
   w.i64(d.last_delivery);
   w.i32(d.verified);
   w.i32(d.failed);
+  w.i64(d.root_received_at);
   return w.take();
 }
 
@@ -144,12 +145,15 @@ std::variant<Done, Rejected> decode_done(const Bytes& body, int processes) {
   d.last_delivery = r.i64();
   d.verified = r.i32();
   d.failed = r.i32();
+  d.root_received_at = r.i64();
   if (!r.finish("done")) return Rejected{r.error()};
   if (!algorithm || *algorithm == Algorithm::Auto) return Rejected{"done names no algorithm"};
   d.algorithm = *algorithm;
   if (d.members < 1 || d.members > processes || d.verified < 0 || d.failed < 0 ||
       d.verified + d.failed > d.members)
     return Rejected{"done counts members that cannot exist"};
+  if (d.root_received_at > d.completed_at)
+    return Rejected{"done says the root received the message after it completed"};
   return d;
 }
 

@@ -118,6 +118,7 @@ class Node final : public Process, private WorkloadContext {
   void shortcut_up(Rank peer, ConnId id, bool initiated);
   void touch_shortcut(Rank peer, ConnId id);
   void retire_shortcut(ConnId id);
+  void evict_lru_shortcut();  // the least recently used established shortcut goes
   void on_goodbye(ConnId id);
   void flush_waiting_frames();
   void undeliverable(const wire::Frame& frame, const std::string& reason);

@@ -94,14 +94,8 @@ void Node::maybe_open_shortcut(Rank peer) {
   const auto capacity = static_cast<std::size_t>(shortcuts_.capacity());
   if (capacity == 0 || shortcut_pending_.count(peer)) return;
   if (shortcuts_.size() + shortcut_pending_.size() >= capacity) {
-    auto order = shortcuts_.peers_lru_order();
-    if (order.empty()) return;
-    Rank victim = order.front();
-    ConnId victim_conn = *shortcuts_.find(victim);
-    shortcuts_.erase(victim);
-    ++counters_.shortcuts_evicted;
-    trace("shortcut_evicted", {{"peer", victim}});
-    retire_shortcut(victim_conn);
+    if (shortcuts_.size() == 0) return;  // every slot is still connecting
+    evict_lru_shortcut();
   }
   shortcut_pending_.insert(peer);
   if (!have_endpoints({peer})) {
@@ -123,12 +117,24 @@ void Node::shortcut_up(Rank peer, ConnId id, bool initiated) {
     return;
   }
   ++(initiated ? counters_.shortcuts_opened : counters_.shortcuts_accepted);
-  trace(initiated ? "shortcut_opened" : "shortcut_accepted", {{"peer", peer}});
-  if (auto victim = shortcuts_.insert(peer, id)) {
-    ++counters_.shortcuts_evicted;
-    trace("shortcut_evicted", {{"peer", victim->first}});
-    retire_shortcut(victim->second);
-  }
+  // Which end opened is not traced: when both ends open at once, which connection comes up
+  // first is a race of the network (a true tie in a flow model), and both outcomes leave the
+  // same shortcut. For the same reason room is made before the shortcut is traced, as when it
+  // is opened. The counters keep the direction.
+  if (shortcuts_.size() >= static_cast<std::size_t>(shortcuts_.capacity())) evict_lru_shortcut();
+  trace("shortcut_up", {{"peer", peer}});
+  shortcuts_.insert(peer, id);
+}
+
+void Node::evict_lru_shortcut() {
+  auto order = shortcuts_.peers_lru_order();
+  if (order.empty()) return;
+  Rank victim = order.front();
+  ConnId victim_conn = *shortcuts_.find(victim);
+  shortcuts_.erase(victim);
+  ++counters_.shortcuts_evicted;
+  trace("shortcut_evicted", {{"peer", victim}});
+  retire_shortcut(victim_conn);
 }
 
 // Closing a connection the peer may be sending on would lose its frames in flight (a real

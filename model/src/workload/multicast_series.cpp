@@ -90,7 +90,7 @@ double trimmed_mean(std::vector<double> values, double trim) {
 nlohmann::json summarise(const std::vector<Planned>& series, const std::vector<Outcome>& outcomes,
                          double trim) {
   struct Row {
-    std::vector<double> times, deliveries;
+    std::vector<double> times, deliveries, from_root;
     std::set<std::string> chosen;
     int runs = 0, verified = 0;
   };
@@ -108,6 +108,7 @@ nlohmann::json summarise(const std::vector<Planned>& series, const std::vector<O
     if (o.failure.empty()) ++row.verified;
     row.times.push_back(static_cast<double>(o.result.completed_at - o.result.started_at));
     row.deliveries.push_back(static_cast<double>(o.result.last_delivery - o.result.started_at));
+    row.from_root.push_back(static_cast<double>(o.result.completed_at - o.result.root_received_at));
   }
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [key, row] : rows) {
@@ -118,7 +119,8 @@ nlohmann::json summarise(const std::vector<Planned>& series, const std::vector<O
                    {"runs", row.runs},
                    {"verified", row.verified},
                    {"completion_ns", trimmed_mean(row.times, trim)},
-                   {"last_delivery_ns", trimmed_mean(row.deliveries, trim)}});
+                   {"last_delivery_ns", trimmed_mean(row.deliveries, trim)},
+                   {"from_root_ns", trimmed_mean(row.from_root, trim)}});
   }
   return out;
 }

@@ -62,6 +62,9 @@ struct Done {
   TimeNs last_delivery = 0;
   int verified = 0;
   int failed = 0;
+  // The root held the whole message (on the root's clock, as completed_at): the time after it
+  // is what an MPI_Bcast from a root that already has the data would take.
+  TimeNs root_received_at = 0;
 };
 
 // Workload tags of the three (tags below 0x100 are other workloads').
