@@ -17,6 +17,8 @@ import subprocess
 import sys
 import time
 
+from measured_run import measured_run
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIO = os.path.join(ROOT, "scenarios", "bench", "switched-1k.toml")
 SCALABLE = os.path.join(ROOT, "scenarios", "bench", "switched-10k.toml")
@@ -36,14 +38,7 @@ def command(binary, processes, backend, scalable, out):
 def run_one(binary, processes, backend, scalable):
     out = os.path.join(ROOT, "out", "bench", f"{backend}-{processes}{'-scalable' if scalable else ''}")
     cmd = command(binary, processes, backend, scalable, out)
-    print("+", " ".join(cmd), file=sys.stderr, flush=True)
-    start = time.monotonic()
-    # A fresh child per run, so ru_maxrss of the children is this run's peak.
-    pid = os.fork()
-    if pid == 0:
-        os.execv(binary, cmd)
-    _, status, usage = os.wait4(pid, 0)
-    wall = time.monotonic() - start
+    status, wall, peak_rss_mb = measured_run(cmd)
     if status != 0:
         sys.exit(f"run failed with status {status}")
     with open(os.path.join(out, "result.json")) as f:
@@ -51,7 +46,7 @@ def run_one(binary, processes, backend, scalable):
     n = r["processes"]
     row = {
         "backend": backend, "processes": n, "wall_s": round(wall, 2),
-        "peak_rss_mb": round(usage.ru_maxrss / 1024.0, 1),
+        "peak_rss_mb": round(peak_rss_mb, 1),
         "rtt_probes": r["inference"]["rtt_probes"],
         "groups_correct": r["inference"]["groups_correct"],
         "max_connections": r["connections"]["max_per_node"],

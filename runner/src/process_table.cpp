@@ -95,6 +95,7 @@ bool ProcessTable::record_exit(int index, TimeNs now, const ExitCmd& exit) {
   ProcessRow& self = rows_[static_cast<std::size_t>(index)];
   if (self.exited) return false;
   self.exited = true;
+  self.exited_at = now;
   --running_;
   if (self.role == Role::Node) --ranks_running_;
   last_exit_ = std::max(last_exit_, now);

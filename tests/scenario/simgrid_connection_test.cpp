@@ -70,6 +70,45 @@ TEST_CASE("connection: handshake then frames in order then close follow the plat
   CHECK(observer.exits.front().proc == "rendezvous");  // it had nothing to do
 }
 
+TEST_CASE("connection: a running process's queued frames leave in messages of at most 64 KiB") {
+  // Two 1 MB frames and a small one queued behind a first frame: each large frame leaves alone,
+  // so the first is delivered when its own bytes are in, not when the second's are (TCP hands
+  // bytes over as they come); the small one, which would make the last exceed 64 KiB, follows
+  // in a message of its own. The sender stays alive: an exited process flushes everything at
+  // once (the test above).
+  const scenario::Scenario s = test::three_level_scenario();
+  test::RecordingObserver observer;
+  test::ScriptedRun run;
+  const Endpoint to = test::endpoint_of(s, 3);
+  run.scripts[1] = [to](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) self.command(ConnectCmd{7, to});
+    if (std::holds_alternative<ConnectedInput>(input.event)) {
+      self.command(SendCmd{7, bytes_of({1}), 99});       // 100 B, goes at once
+      self.command(SendCmd{7, bytes_of({2}), 999'999});  // 1 MB
+      self.command(SendCmd{7, bytes_of({3}), 999'999});  // 1 MB, the next message
+      self.command(SendCmd{7, bytes_of({4, 5}), 0});     // after it
+      self.command(ArmTimerCmd{1, input.now + 1'000'000'000});
+    }
+    if (std::holds_alternative<TimerFiredInput>(input.event)) self.command(ExitCmd{true, ""});
+  };
+  run.scripts[3] = [](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<ClosedInput>(input.event)) self.command(ExitCmd{true, "closed"});
+  };
+  run.run(s, observer);
+
+  const auto received = run.of<ReceivedInput>(3);
+  REQUIRE(received.size() == 4);
+  const double first = 2 * kOneWay13 + 55.0 + 100 / 125.0;
+  const double second = first + 55.0 + 1'000'000 / 125.0;
+  const double third = second + 55.0 + 1'000'002 / 125.0;
+  CHECK(received[0].first == Approx(us(first)));
+  CHECK(received[1].first == Approx(us(second)));
+  CHECK(received[2].first == Approx(us(third)));
+  CHECK(received[3].first == Approx(us(third + 55.0 + 2 / 125.0)));
+  CHECK(received[3].second.bytes == bytes_of({4, 5}));
+  CHECK(run.summary.all_exited_ok);
+}
+
 TEST_CASE("connection: unknown endpoint unreachable at once and exited target refused on arrival") {
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;

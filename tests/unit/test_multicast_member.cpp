@@ -183,7 +183,7 @@ TEST_CASE("multicast members: a wrong sender, a second copy or a wrong range is 
   CHECK(out.empty());
   root.on_piece(9, seed, 10, out);
   CHECK(root.refused().empty());
-  CHECK(out.size() == 2);  // the first tree piece (to 5) and the ring start (to 3)
+  CHECK(out.size() == 1);  // the first tree piece (to 5); the ring waits for the scatter
   root.on_piece(9, seed, 11, out);
   CHECK(root.refused() == "a second seed");
   const Piece to_five = std::get<Piece>(out[0].what);
@@ -191,11 +191,17 @@ TEST_CASE("multicast members: a wrong sender, a second copy or a wrong range is 
   CHECK(to_five.range == ChunkRange{2, 4});
   root.on_received(3, Received{1}, out);  // 3 has not been served yet
   CHECK_FALSE(root.refused().empty());
-  CHECK(out.size() == 2);
+  CHECK(out.size() == 1);
   root.on_received(5, Received{1}, out);  // now 3 gets its piece
   CHECK(root.refused().empty());
+  REQUIRE(out.size() == 2);
+  CHECK(out[1].to == 3);
+  CHECK(std::get<Piece>(out[1].what).phase == Phase::Tree);
+  root.on_received(3, Received{1}, out);  // the root's scatter is over: its ring starts
   REQUIRE(out.size() == 3);
   CHECK(out[2].to == 3);
+  CHECK(std::get<Piece>(out[2].what).phase == Phase::Ring);
+  CHECK(std::get<Piece>(out[2].what).range == ChunkRange{0, 1});
   Member member(5, to_five, {}, {});
   std::vector<Outgoing> more;
   member.on_piece(3, to_five, 12, more);  // 5's parent is 1
@@ -246,4 +252,38 @@ TEST_CASE("multicast pieces: decoding rejects what does not add up") {
   CHECK(std::holds_alternative<Rejected>(decode_ack(Bytes(7, 0), 10)));
   CHECK(make_content(1, 100) != make_content(2, 100));
   CHECK(digest_of(make_content(1, 100)) == digest_of(make_content(1, 100)));
+}
+
+TEST_CASE("multicast members: ring pieces that come before the scatter is over wait, in order") {
+  Piece seed;
+  seed.id = 2;
+  seed.algorithm = Algorithm::ScatterRing;
+  seed.master = 9;
+  seed.bytes = 800;
+  seed.group = GroupBitmap::of(10, {1, 3, 5, 7});  // logical 0..3; 7 (logical 3) is a leaf
+  seed.phase = Phase::Tree;
+  seed.chunks = 4;
+  seed.range = ChunkRange{3, 4};
+  Piece ring = seed;
+  ring.phase = Phase::Ring;
+  ring.range = ChunkRange{1, 2};  // 3's chunk, passed on by 5, the left neighbour of 7
+  Member leaf(7, ring, {}, {});
+  std::vector<Outgoing> out;
+  leaf.on_piece(5, ring, 10, out);
+  CHECK(leaf.refused().empty());
+  CHECK(out.empty());  // 7 has not got its own chunk from the scatter yet
+  Piece second = ring;
+  second.range = ChunkRange{0, 1};
+  leaf.on_piece(5, second, 11, out);
+  CHECK(out.empty());
+  leaf.on_piece(5, seed, 12, out);  // its tree piece from its parent, 5
+  CHECK(leaf.refused().empty());
+  // Received to the parent, then its own chunk and the two waiting ones, all to the right (1).
+  // Chunk 0 started at 1 and stops before 1: it is not passed on.
+  REQUIRE(out.size() == 3);
+  CHECK(std::holds_alternative<Received>(out[0].what));
+  CHECK(out[1].to == 1);
+  CHECK(std::get<Piece>(out[1].what).range == ChunkRange{3, 4});
+  CHECK(out[2].to == 1);
+  CHECK(std::get<Piece>(out[2].what).range == ChunkRange{1, 2});
 }

@@ -67,9 +67,7 @@ void Member::on_piece(Rank from, const Piece& piece, TimeNs now, std::vector<Out
   } else if (piece.phase == Phase::Ring) {
     ++allgather_received_;
     // A chunk goes round once: it stops before it would reach the member it started from.
-    const int next = (logical_ + 1) % p;
-    if (next != piece.range.first)
-      out.push_back({members_[next], piece_for(Phase::Ring, piece.range, 0)});
+    if ((logical_ + 1) % p != piece.range.first) ring_backlog_.push_back(piece.range);
   } else {
     ++allgather_received_;
     doubling_received_[piece.step] = true;
@@ -88,6 +86,7 @@ void Member::on_received(Rank from, const Received& received, std::vector<Outgoi
   refused_.clear();
   awaiting_receipt_ = false;
   send_to_next_child(out);
+  allgather(out);
 }
 
 void Member::on_ack(Rank from, const Ack& ack, TimeNs now, std::vector<Outgoing>& out) {
@@ -186,14 +185,28 @@ void Member::send_to_next_child(std::vector<Outgoing>& out) {
   awaiting_receipt_ = true;
 }
 
-// Starts this member's part of the allgather as soon as it holds what it must pass on.
+// The scatter is over for this member: it holds its subtree's chunks and every child has its
+// own (the last one said Received).
+bool Member::tree_part_done() const {
+  return tree_piece_seen_ && next_child_ >= tree_.children[logical_].size() && !awaiting_receipt_;
+}
+
+// This member's part of the allgather starts when its part of the scatter is over, as in MPICH
+// (scatter, then allgather). Starting as soon as a chunk was at hand let the ring's 1/r pieces
+// share the links of the scatter's larger ones still on their way to the same members, and
+// 8 MB to 8 members took 3.9 ms from the root instead of SMPI's 2.8 ms. Ring pieces that
+// arrive before are passed on afterwards, in the order they came.
 void Member::allgather(std::vector<Outgoing>& out) {
+  if (!tree_part_done()) return;
   const int p = members();
-  if (algorithm_ == Algorithm::ScatterRing && !ring_started_ && p > 1 && held_[logical_]) {
+  const Rank right = members_[(logical_ + 1) % p];
+  if (algorithm_ == Algorithm::ScatterRing && !ring_started_ && p > 1) {
     ring_started_ = true;
-    out.push_back({members_[(logical_ + 1) % p],
-                   piece_for(Phase::Ring, ChunkRange{logical_, logical_ + 1}, 0)});
+    out.push_back({right, piece_for(Phase::Ring, ChunkRange{logical_, logical_ + 1}, 0)});
   }
+  for (const ChunkRange& range : ring_backlog_)
+    out.push_back({right, piece_for(Phase::Ring, range, 0)});
+  ring_backlog_.clear();
   for (std::size_t step = 0; step < doubling_sent_.size(); ++step) {
     const int k = static_cast<int>(step);
     const ChunkRange block = doubling_block(logical_, k);

@@ -13,6 +13,7 @@
 // close:    queued frames go first, the FIN rides on the last message (64 B alone); the peer's
 //           core gets ClosedInput. Writing to a process that has exited ends the connection like
 //           a reset.
+#include <iterator>
 #include <vector>
 
 #include "process_actor.hpp"
@@ -159,6 +160,35 @@ void ProcessActor::close_all() {
 }
 
 // Sends what the connection has waiting, if nothing of it is in flight.
+namespace {
+
+// The frames of the next message: the oldest queued frame and the ones after it while the
+// message stays within `cap` (kStreamBatchBytes while the process runs). A whole message arrives at
+// once, so a frame batched with later ones is delivered when they are: a cap keeps that delay small
+// (64 KiB is 12 µs at 5.25 GB/s), where sending every queued 1 MB piece of a multicast ring
+// together delivered the first one a whole piece late (TCP hands bytes over as they arrive).
+// Returns the bytes taken.
+std::uint64_t take_batch(std::vector<Frame>& queue, std::vector<Frame>& batch, std::uint64_t cap) {
+  std::uint64_t size = 0;
+  std::size_t count = 0;
+  for (const Frame& frame : queue) {
+    const std::uint64_t bytes = frame.bytes.size() + frame.filler;
+    if (count > 0 && size + bytes > cap) break;
+    size += bytes;
+    ++count;
+  }
+  if (count == queue.size()) {
+    batch.swap(queue);  // the pooled vector's capacity moves to the queue
+  } else {
+    const auto end = queue.begin() + static_cast<std::ptrdiff_t>(count);
+    batch.assign(std::make_move_iterator(queue.begin()), std::make_move_iterator(end));
+    queue.erase(queue.begin(), end);
+  }
+  return size;
+}
+
+}  // namespace
+
 void ProcessActor::pump(ConnId id, Conn& conn) {
   if (conn.sending || conn.peer_gone) return;
   if (conn.state != ConnState::Open && conn.state != ConnState::Closing) return;
@@ -172,14 +202,14 @@ void ProcessActor::pump(ConnId id, Conn& conn) {
     message->kind = MessageKind::SynAck;
   } else {
     message->kind = MessageKind::Stream;
-    if (!conn.queue.empty()) {
-      size = 0;  // a FIN riding on frames costs nothing extra
-      for (const Frame& frame : conn.queue) size += frame.bytes.size() + frame.filler;
-    }
-    message->frames.swap(conn.queue);  // the pooled vector's capacity moves to the queue
-    message->fin = conn.fin_due;
-    conn.fin_sent = conn.fin_due;
-    conn.fin_due = false;
+    // An exited process flushes the rest at once: its peer may be done and gone before a second
+    // batch, and a write to a process that has exited resets the connection.
+    const std::uint64_t cap = driver_.exited() ? UINT64_MAX : kStreamBatchBytes;
+    if (!conn.queue.empty()) size = take_batch(conn.queue, message->frames, cap);
+    // A FIN riding on the last frames costs nothing extra.
+    message->fin = conn.fin_due && conn.queue.empty();
+    conn.fin_sent = message->fin;
+    conn.fin_due = conn.fin_due && !message->fin;
   }
   conn.sending = true;
   put(conn.peer, message, size, Watch{WatchKind::Put, message->kind, conn.peer, id});
@@ -190,8 +220,9 @@ void ProcessActor::on_stream_put_done(const Watch& what) {
   if (it == conns_.end() || it->second.peer != what.target) return;
   Conn& conn = it->second;
   conn.sending = false;
-  if (world_.exited(conn.peer)) {
-    // Written to a process that has exited: the connection is reset.
+  if (world_.exited_before(conn.peer, now())) {
+    // Written to a process that had exited: the connection is reset. A peer that exits at the
+    // very instant the message arrives read it first (its exit was its answer to it).
     const bool tell_core = conn.state == ConnState::Open && !conn.peer_gone;
     conns_.erase(it);
     if (tell_core) deliver(ClosedInput{what.conn});

@@ -12,6 +12,8 @@ namespace tsunagi::sim::simgrid {
 
 // Simulated size of a handshake, FIN or RST segment.
 inline constexpr std::uint64_t kControlBytes = 64;
+// At most this much of a connection's queued frames leaves in one message (actor_streams.cpp).
+inline constexpr std::uint64_t kStreamBatchBytes = 64 * 1024;
 
 enum class MessageKind : std::uint8_t {
   Syn,     // conn = the connector's id; asks the target to accept

@@ -46,6 +46,7 @@ class World {
   runner::ProcessTable& table() { return table_; }
   int process_count() const { return table_.size(); }
   bool exited(int index) const { return table_.exited(index); }
+  bool exited_before(int index, TimeNs at) const { return table_.exited_before(index, at); }
   bool has_wan() const { return !network_.clusters.empty(); }
   // What the cluster policies do to a connect from process `from` to process `to`.
   scenario::ConnectOutcome policy(int from, int to) const;

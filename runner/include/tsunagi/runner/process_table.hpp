@@ -33,6 +33,7 @@ struct ProcessRow {
   std::string site;     // its cluster, "" without clusters (StartedInput::site)
   TimeNs kill_at = -1;  // [[faults]]: when the scenario kills it, -1 never
   bool exited = false;
+  TimeNs exited_at = -1;  // when it exited, -1 while it runs
 };
 
 // A [[faults]] entry: the process labelled `label` is killed at `at`.
@@ -68,6 +69,10 @@ class ProcessTable {
   int rendezvous_index() const { return rendezvous_index_; }
   const ProcessRow& row(int index) const { return rows_[static_cast<std::size_t>(index)]; }
   bool exited(int index) const { return row(index).exited; }
+  // Exited strictly before `at`: a message that arrived at `at` found it gone.
+  bool exited_before(int index, TimeNs at) const {
+    return row(index).exited && row(index).exited_at < at;
+  }
   bool all_exited() const { return running_ == 0; }
   // Index of the process listening at `endpoint`, or -1.
   int find(const Endpoint& endpoint) const;

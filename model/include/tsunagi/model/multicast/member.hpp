@@ -53,6 +53,7 @@ class Member {
   bool holds(ChunkRange range) const;
   int members() const { return static_cast<int>(members_.size()); }
   void send_to_next_child(std::vector<Outgoing>& out);
+  bool tree_part_done() const;
   void allgather(std::vector<Outgoing>& out);
   void maybe_finish(TimeNs now, std::vector<Outgoing>& out);
   Piece piece_for(Phase phase, ChunkRange range, int step) const;
@@ -71,6 +72,7 @@ class Member {
   std::size_t next_child_ = 0;     // children are served in order, one at a time
   bool awaiting_receipt_ = false;  // the last child served has not said Received yet
   bool ring_started_ = false;
+  std::vector<ChunkRange> ring_backlog_;  // ring pieces to pass on, in the order they came
   std::vector<bool> doubling_sent_;
   std::vector<bool> doubling_received_;
   std::vector<bool> child_acked_;

@@ -1,0 +1,17 @@
+"""One program run measured from outside: wall time and the peak resident memory of its process
+(shared by the benchmark commands in tools/)."""
+import os
+import sys
+import time
+
+
+def measured_run(cmd):
+    """Runs cmd (argv, cmd[0] an executable path) in a fresh child, so the child's ru_maxrss is
+    this run's peak alone. Returns (exit status, wall seconds, peak RSS in MB)."""
+    print("+", " ".join(cmd), file=sys.stderr, flush=True)
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        os.execv(cmd[0], cmd)
+    _, status, usage = os.wait4(pid, 0)
+    return status, time.monotonic() - start, usage.ru_maxrss / 1024.0

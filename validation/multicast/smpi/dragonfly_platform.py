@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Write a SimGrid XML platform of a Dragonfly with tsunagi's routes, for SMPI.
+
+    dragonfly_platform.py TOPO BW LAT SPEED LOOPBACK_BW LOOPBACK_LAT OUT.xml
+
+TOPO is SimGrid's topo_parameters "G,g;C,c;R,r;N" (groups,blue links; chassis,black links;
+routers,green links; nodes per router).
+
+Why not SimGrid's own <cluster topology="DRAGONFLY">: SimGrid 3.32's DragonflyZone lists wrong
+links for routes inside a group that start outside chassis 0 (docs/simgrid.md, "Dragonfly"),
+so tsunagi builds its Dragonfly itself (sim/simgrid/src/dragonfly_platform.cpp) from the rules
+of scenarios/src/dragonfly.cpp. This file writes the same network as XML so that SMPI and
+tsunagi route every message over the same links:
+
+  * every router is a <cluster> of its N nodes without backbone: a node's own split-duplex link
+    up to the router, the other node's link down (tsunagi's star zone per router); its
+    router_id is the gateway of the router's routes;
+  * router links are split-duplex links "<class>:<router a>-<router b>" (a < b), k parallel
+    links one link of k x the bandwidth, going up the router numbers being the UP direction;
+  * the world zone (Full) holds one route per ordered router pair, the links of the path that
+    dragonfly_next_router gives: to another group, the router of this chassis numbered like
+    the target group, then chassis 0 (black), then the blue link; inside a group, green to the
+    target's router number, then black to the target's chassis.
+
+Node i is "nid<i>" on router i // N, as in SimGrid's numbering, so hostfiles are the same for
+both platforms.
+"""
+import re
+import sys
+from xml.sax.saxutils import quoteattr
+
+
+def parse_topo(text):
+    parts = text.replace(" ", "").split(";")
+    if len(parts) != 4:
+        raise ValueError(f"topo_parameters {text!r}: want G,g;C,c;R,r;N")
+    (groups, blue), (chassis, black), (routers, green) = (
+        tuple(int(x) for x in p.split(",")) for p in parts[:3])
+    nodes = int(parts[3])
+    if groups > 1 and groups > routers:
+        raise ValueError("blue links leave from router <group> of chassis 0: groups <= routers")
+    return dict(groups=groups, blue=blue, chassis=chassis, black=black, routers=routers,
+                green=green, nodes=nodes)
+
+
+def scale_bandwidth(bandwidth, count):
+    """'5.25GBps' x 3 -> '15.75GBps' (SimGrid folds parallel links into one)."""
+    match = re.fullmatch(r"([0-9.eE+-]+)(.*)", bandwidth)
+    if not match:
+        raise ValueError(f"bandwidth {bandwidth!r}")
+    return f"{float(match.group(1)) * count:g}{match.group(2)}"
+
+
+class Dragonfly:
+    def __init__(self, t):
+        self.t = t
+        self.per_group = t["chassis"] * t["routers"]
+        self.count = t["groups"] * self.per_group
+
+    def coords(self, i):
+        in_group = i % self.per_group
+        return i // self.per_group, in_group // self.t["routers"], in_group % self.t["routers"]
+
+    def index(self, group, chassis, router):
+        return (group * self.t["chassis"] + chassis) * self.t["routers"] + router
+
+    def name(self, i):
+        g, c, r = self.coords(i)
+        return f"g{g}.c{c}.r{r}"
+
+    def links(self):
+        """(a, b, class, parallel count), a < b, in SimGrid's generation order."""
+        t, out = self.t, []
+        for ch in range(t["groups"] * t["chassis"]):
+            for j in range(t["routers"]):
+                for k in range(j + 1, t["routers"]):
+                    out.append((ch * t["routers"] + j, ch * t["routers"] + k, "green", t["green"]))
+        for g in range(t["groups"]):
+            for j in range(t["chassis"]):
+                for k in range(j + 1, t["chassis"]):
+                    for r in range(t["routers"]):
+                        out.append((self.index(g, j, r), self.index(g, k, r), "black", t["black"]))
+        for i in range(t["groups"]):
+            for j in range(i + 1, t["groups"]):
+                out.append((self.index(i, 0, j), self.index(j, 0, i), "blue", t["blue"]))
+        return out
+
+    def next_router(self, here_i, there_i):
+        hg, hc, hr = self.coords(here_i)
+        tg, tc, tr = self.coords(there_i)
+        if hg != tg:
+            if hr != tg:
+                return self.index(hg, hc, tg)
+            if hc != 0:
+                return self.index(hg, 0, tg)
+            return self.index(tg, 0, hg)
+        if hr != tr:
+            return self.index(hg, hc, tr)
+        return there_i
+
+    def path(self, a, b):
+        path = [a]
+        while path[-1] != b:
+            if len(path) > 6:
+                raise RuntimeError("route longer than 5 links")
+            path.append(self.next_router(path[-1], b))
+        return path
+
+
+def write_platform(topo, bw, lat, speed, loopback_bw, loopback_lat, out):
+    t = parse_topo(topo)
+    df = Dragonfly(t)
+    n = t["nodes"]
+    link_names = {}
+    lines = [
+        "<?xml version='1.0'?>",
+        '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
+        f"<!-- Generated by validation/multicast/smpi/dragonfly_platform.py: Dragonfly {topo},",
+        f"     {df.count} routers, {df.count * n} nodes nid0..nid{df.count * n - 1}, routes as",
+        "     tsunagi's (scenarios/src/dragonfly.cpp), not SimGrid 3.32's DragonflyZone. -->",
+        '<platform version="4.1">',
+        '  <zone id="world" routing="Full">',
+    ]
+    for i in range(df.count):
+        name = df.name(i)
+        lines.append(
+            f'    <cluster id="switch:{name}" prefix="nid" suffix="" '
+            f'radical="{i * n}-{i * n + n - 1}" speed="{speed}" bw="{bw}" lat="{lat}" '
+            f'sharing_policy="SPLITDUPLEX" loopback_bw="{loopback_bw}" '
+            f'loopback_lat="{loopback_lat}" router_id="router:{name}"/>')
+    for a, b, kind, count in df.links():
+        link_id = f"{kind}:{df.name(a)}-{df.name(b)}"
+        link_names[(a, b)] = link_id
+        lines.append(f'    <link id={quoteattr(link_id)} bandwidth="{scale_bandwidth(bw, count)}" '
+                     f'latency="{lat}" sharing_policy="SPLITDUPLEX"/>')
+    for a in range(df.count):
+        for b in range(df.count):
+            if a == b:
+                continue
+            path = df.path(a, b)
+            lines.append(
+                f'    <zoneRoute src="switch:{df.name(a)}" dst="switch:{df.name(b)}" '
+                f'gw_src="router:{df.name(a)}" gw_dst="router:{df.name(b)}" symmetrical="NO">')
+            for x, y in zip(path, path[1:]):
+                key = (min(x, y), max(x, y))
+                if key not in link_names:
+                    raise RuntimeError(f"no link between routers {x} and {y}")
+                direction = "UP" if x < y else "DOWN"
+                lines.append(f'      <link_ctn id={quoteattr(link_names[key])} direction="{direction}"/>')
+            lines.append("    </zoneRoute>")
+    lines += ["  </zone>", "</platform>", ""]
+    with open(out, "w", encoding="ascii") as f:
+        f.write("\n".join(lines))
+    return df.count * n
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 8:
+        sys.exit(__doc__.split("\n\n")[1])
+    try:
+        print(write_platform(*sys.argv[1:8]))
+    except (ValueError, RuntimeError) as err:
+        sys.exit(f"dragonfly_platform.py: {err}")
