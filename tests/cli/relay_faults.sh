@@ -17,6 +17,21 @@ grep -q '"proc":"r10".*"relay_attach_failed".*kototoi-relay0' "$WORK/a/trace.jso
 grep -q '"proc":"r10".*"relay_attached".*kototoi-relay1' "$WORK/a/trace.jsonl" || fail "r10 did not move to relay1"
 echo "ok: a dead relay is routed around and its rank re-attaches"
 
+# relay0 dies while the run is still registering: after it registered (20 ms: the rendezvous
+# sees its connection close) or before it could (1 and 5 ms: the rendezvous stops waiting for
+# it a grace period after the last rank registered). Either way the run goes on with relay1.
+for at in 1ms 5ms 20ms; do
+  "$TSUNAGI" run "$(with_kill "$at")" --out "$WORK/r$at" --quiet --set network.cluster.kototoi.relays=2 >/dev/null \
+    || fail "a relay killed at $at while registering failed the run"
+  expect_json "$WORK/r$at/result.json" relay.pairs_connected 462
+  grep -q '"proc":"rendezvous".*"kind":"\(relay_lost\|relays_missing\)"' "$WORK/r$at/trace.jsonl" \
+    || fail "the rendezvous did not trace the relay killed at $at"
+done
+"$TSUNAGI" run "$(with_kill 20ms)" --backend ns3 --out "$WORK/n20" --quiet --set network.cluster.kototoi.relays=2 >/dev/null \
+  || fail "ns-3: a relay killed at 20ms while registering failed the run"
+expect_json "$WORK/n20/result.json" relay.pairs_connected 462
+echo "ok: a relay that dies while registering is done without, not waited for (SimGrid, ns-3)"
+
 # kototoi's only relay dies during the traffic: the firewalled clusters and logos/imade/kyoto
 # lose their only bridge. Every message is accounted for: answered, or reported (undeliverable
 # notice or no answer by the deadline); chiba -> logos has no path any more.

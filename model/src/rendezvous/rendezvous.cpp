@@ -8,6 +8,11 @@
 namespace tsunagi {
 namespace {
 constexpr std::uint64_t kRegistrationTimer = 1;
+constexpr std::uint64_t kMissingRelayTimer = 2;
+// Once every rank is registered, how long missing relays are waited for: a relay killed before
+// it could register is never coming, and the ranks should not wait the whole registration
+// timeout for it. Long enough for daemons started a few seconds apart on a real cluster.
+constexpr TimeNs kMissingRelayGrace = 5'000'000'000;
 }  // namespace
 
 std::unique_ptr<Process> make_rendezvous() {
@@ -25,7 +30,8 @@ void Rendezvous::handle(const Input& input) {
   if (auto* r = std::get_if<ReceivedInput>(&input.event)) return on_received(*r);
   if (auto* c = std::get_if<ClosedInput>(&input.event)) return on_closed(c->conn);
   if (auto* t = std::get_if<TimerFiredInput>(&input.event)) {
-    if (t->timer == kRegistrationTimer) on_registration_deadline();
+    if (t->timer == kRegistrationTimer || t->timer == kMissingRelayTimer)
+      on_registration_deadline();
   }
 }
 
@@ -98,6 +104,8 @@ void Rendezvous::on_register(ConnId id, const wire::Frame& frame) {
   hosts_[slot] = reg.host;
   sites_[slot] = reg.site;
   ++registered_;
+  if (registered_ == n_ && relays_expected_ > 0)
+    emit(ArmTimerCmd{kMissingRelayTimer, now_ + kMissingRelayGrace});
   maybe_send_directory();
 }
 
@@ -113,7 +121,7 @@ void Rendezvous::on_relay_register(ConnId id, const wire::Frame& frame) {
 }
 
 bool Rendezvous::everyone_registered() const {
-  return registered_ == n_ && relays_.size() >= relays_expected_;
+  return registered_ == n_ && relays_.size() + relays_lost_ >= relays_expected_;
 }
 
 void Rendezvous::maybe_send_directory() {
@@ -179,10 +187,16 @@ void Rendezvous::on_registration_deadline() {
   for (Rank r = 0; r < n_; ++r) {
     if (rank_conn_[static_cast<std::size_t>(r)] == 0) missing.push_back(r);
   }
-  const int relays_missing = relays_expected_ - relays_.size();
+  const int relays_missing = relays_expected_ - relays_.size() - relays_lost_;
+  if (missing.empty()) {
+    // Every rank is here; a relay is not (it died before it could register): the run goes on
+    // with the relays there are, which route around the missing one as around a dead one.
+    emit(TraceCmd{"relays_missing", {{"relays_missing", relays_missing}}});
+    relays_lost_ += relays_missing;
+    return maybe_send_directory();
+  }
   emit(TraceCmd{"registration_failed", {{"missing", missing}, {"relays_missing", relays_missing}}});
-  fail(missing.empty() ? std::to_string(relays_missing) + " relays never registered"
-                       : "ranks never registered: " + nlohmann::json(missing).dump());
+  fail("ranks never registered: " + nlohmann::json(missing).dump());
 }
 
 void Rendezvous::on_done(ConnId id) {
@@ -226,7 +240,10 @@ void Rendezvous::on_closed(ConnId id) {
   if (auto relay = relays_.remove(id)) {
     if (phase_ != Phase::ShuttingDown) {
       emit(TraceCmd{"relay_lost", {{"relay", *relay}}});
-      return;
+      if (phase_ != Phase::Registering) return;
+      // Lost before the directory went out: the run goes on without it, not waiting for it.
+      ++relays_lost_;
+      return maybe_send_directory();
     }
     acks_waiting_.erase(id);  // gone before its ack: it has nothing more to report
     return maybe_release();

@@ -84,6 +84,7 @@ class Rendezvous final : public Process {
   std::vector<std::string> sites_;
   RelayRegistry relays_;
   int relays_expected_ = 0;
+  int relays_lost_ = 0;  // registered, then gone before the directory went out
   int registered_ = 0;
 
   // inference
