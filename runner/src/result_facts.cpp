@@ -10,20 +10,58 @@ namespace tsunagi::runner {
 
 namespace {
 
-// Two transfers at host speed h sharing an uplink of bandwidth B each get min(h, B/2); the
-// method sees that only if B/2 < (1 - drop) h. Hosts must hang off leaf switches only.
+using Switches = std::vector<scenario::SwitchSpec>;
+
+// Index of each switch's parent (-1 for the root).
+std::vector<int> parent_indices(const Switches& switches) {
+  std::vector<int> parent(switches.size(), -1);
+  for (std::size_t i = 0; i < switches.size(); ++i)
+    for (std::size_t j = 0; j < switches.size(); ++j)
+      if (switches[j].name == switches[i].parent) parent[i] = static_cast<int>(j);
+  return parent;
+}
+
+bool is_below(const std::vector<int>& parent, int node, int ancestor) {
+  for (int at = node; at >= 0; at = parent[at])
+    if (at == ancestor) return true;
+  return false;
+}
+
+// What a transfer between hosts of leaves a and b gets when it runs alone: the slowest link on
+// its way (the two host links and every uplink up to their common ancestor).
+double alone_rate(const Switches& switches, const std::vector<int>& parent, int a, int b) {
+  double rate = std::min(switches[a].host_bandwidth, switches[b].host_bandwidth);
+  for (int side : {a, b})
+    for (int at = side; parent[at] >= 0 && !is_below(parent, a + b - side, at); at = parent[at])
+      rate = std::min(rate, switches[at].uplink_bandwidth);
+  return rate;
+}
+
+// The method sees two transfers interfere on an uplink of bandwidth U when each gets U/2 there,
+// below (1 - drop) of what it gets alone. That must hold for every transfer that crosses each
+// uplink: its rate alone is its slowest link, which may be another, slower uplink on its way
+// (then the shared one caps it less). A sufficient condition, checked path by path; hosts must
+// hang off leaf switches only.
 bool tree_assumptions_hold(const scenario::Scenario& scenario) {
-  const auto& switches = scenario.network.switches;
+  const Switches& switches = scenario.network.switches;
   const double drop = scenario.protocol.inference.interference_drop;
-  double slowest_host = 0;
-  for (const auto& sw : switches)
-    if (sw.hosts > 0 && (slowest_host == 0 || sw.host_bandwidth < slowest_host))
-      slowest_host = sw.host_bandwidth;
-  for (const auto& sw : switches) {
-    const bool inner = std::any_of(switches.begin(), switches.end(),
-                                   [&](const auto& other) { return other.parent == sw.name; });
-    if (inner && sw.hosts > 0) return false;
-    if (!sw.parent.empty() && sw.uplink_bandwidth / 2 >= (1 - drop) * slowest_host) return false;
+  const std::vector<int> parent = parent_indices(switches);
+  std::vector<int> leaves;
+  for (std::size_t i = 0; i < switches.size(); ++i) {
+    const bool inner = std::find(parent.begin(), parent.end(), static_cast<int>(i)) != parent.end();
+    if (inner && switches[i].hosts > 0) return false;
+    if (switches[i].hosts > 0) leaves.push_back(static_cast<int>(i));
+  }
+  for (std::size_t u = 0; u < switches.size(); ++u) {
+    if (parent[u] < 0) continue;
+    const double shared = switches[u].uplink_bandwidth / 2;
+    for (int a : leaves) {
+      if (!is_below(parent, a, static_cast<int>(u))) continue;
+      for (int b : leaves)
+        if (!is_below(parent, b, static_cast<int>(u)) &&
+            shared >= (1 - drop) * alone_rate(switches, parent, a, b))
+          return false;
+    }
   }
   return true;
 }
