@@ -72,6 +72,8 @@ ordered_json inference_section(const ReportIndex& reports, const RunFacts& facts
     }
   }
   section["true_groups"] = truth;
+  section["groups_condition_holds"] = facts.groups_condition_holds;
+  section["groups_condition"] = facts.groups_condition;
   section["true_groups_count"] = truth.size();
   if (probes) {
     section["rtt_probes"] = *probes;

@@ -1,5 +1,6 @@
 // result.json "connections" and "messages": sums and peaks over every rank's 'node' report.
 #include <algorithm>
+#include <map>
 
 #include "result_sections.hpp"
 
@@ -80,11 +81,23 @@ ordered_json messages_section(const ReportIndex& reports, NullReasons& nulls) {
   const std::string p = "messages.";
   // "undeliverable" and "frames_rejected" are beyond the report contract: null (and no
   // problem, they are not required keys) if a core omits them.
+  std::map<std::string, std::optional<std::uint64_t>> sums;
   for (const char* key : {"sent", "delivered", "relayed", "undeliverable"}) {
     const std::string field = std::string("messages_") + key;
     std::string why;
-    auto sums = totals(reports, field.c_str(), why);
-    put(section, p, key, sums ? std::optional(sums->sum) : std::nullopt, why, nulls);
+    auto total = totals(reports, field.c_str(), why);
+    sums[key] = total ? std::optional(total->sum) : std::nullopt;
+    put(section, p, key, sums[key], why, nulls);
+  }
+  // Every message a workload sends ends delivered or undeliverable (counted where the notice
+  // arrives, or where it was dropped for want of a route); what is left vanished unexplained.
+  const auto& sent = sums["sent"];
+  const auto& delivered = sums["delivered"];
+  const auto& undeliverable = sums["undeliverable"];
+  if (sent && delivered && undeliverable) {
+    section["lost"] = *sent > *delivered + *undeliverable ? *sent - *delivered - *undeliverable : 0;
+  } else {
+    section["lost"] = nullptr;
   }
   std::string why;
   auto rejected = totals(reports, "frames_rejected", why);

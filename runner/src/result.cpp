@@ -74,6 +74,20 @@ ordered_json backend_counts_object(const std::map<std::string, double>& counts) 
   return object;
 }
 
+std::vector<std::string> loss_problems(const ordered_json& result) {
+  std::vector<std::string> problems;
+  const ordered_json& lost = result.at("messages").at("lost");
+  if (lost.is_number_unsigned() && lost.get<std::uint64_t>() > 0)
+    problems.push_back(std::to_string(lost.get<std::uint64_t>()) +
+                       " messages were sent but neither delivered nor reported undeliverable");
+  const ordered_json& timed_out = result.at("relay").at("timed_out_pairs");
+  if (timed_out.is_number_unsigned() && timed_out.get<std::uint64_t>() > 0)
+    problems.push_back(std::to_string(timed_out.get<std::uint64_t>()) +
+                       " ordered rank pairs got neither an answer nor an undeliverable notice "
+                       "by the connectivity deadline");
+  return problems;
+}
+
 // Failures of the run itself, as opposed to figures that could not be computed.
 std::vector<std::string> run_problems(const RunFacts& facts, const ordered_json& result) {
   std::vector<std::string> problems;
@@ -94,6 +108,13 @@ std::vector<std::string> run_problems(const RunFacts& facts, const ordered_json&
   if (result.contains("multicast"))
     for (std::string& problem : detail::multicast_problems(result.at("multicast"), facts.processes))
       problems.push_back(std::move(problem));
+  // Losses nobody explained: a message neither delivered nor reported undeliverable, and
+  // connectivity pairs that got neither an answer nor a notice by the deadline. Only rank 0
+  // speaks for the workload, so its verdict alone would miss every other rank's losses. A
+  // process the scenario kills takes the messages it held with it: with [[faults]] the figures
+  // stay in result.json but explain themselves.
+  if (facts.injected_faults == 0)
+    for (std::string& problem : loss_problems(result)) problems.push_back(std::move(problem));
   const ordered_json& verified = result.at("workload").at("verified");
   if (verified.is_boolean() && !verified.get<bool>()) {
     problems.push_back("workload " + result.at("workload").at("name").get<std::string>() +

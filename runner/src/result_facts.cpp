@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "group_condition.hpp"
 #include "tsunagi/runner/result.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 
@@ -99,11 +100,15 @@ RunFacts facts_from_scenario(const scenario::Scenario& scenario, std::string bac
   const scenario::SwitchTreeTruth tree = scenario::true_switch_tree(scenario);
   facts.true_switch_parent = tree.switch_parent;
   facts.true_switch_of_rank = tree.switch_of_rank;
+  const GroupCondition condition = group_condition(scenario);
+  facts.groups_condition_holds = condition.holds;
+  facts.groups_condition = condition.why;
   if (scenario.network.dragonfly) {
     facts.tree_not_applicable = "not applicable (Dragonfly)";
   } else {
     facts.tree_assumptions_hold = tree_assumptions_hold(scenario);
   }
+  facts.injected_faults = static_cast<int>(scenario.faults.size());
   add_cluster_facts(scenario, facts);
   facts.summary = std::move(summary);
   facts.wall_s = wall_s;

@@ -16,14 +16,14 @@ bool is_rank_label(const std::string& label, int processes) {
 }
 
 bool known_label(const std::string& label, const Scenario& scenario) {
-  if (label == "rendezvous" || is_rank_label(label, scenario.protocol.processes)) return true;
+  if (is_rank_label(label, scenario.protocol.processes)) return true;
   const std::vector<RelaySlot> relays = relay_slots(scenario);
   return std::any_of(relays.begin(), relays.end(),
                      [&](const RelaySlot& r) { return r.host == label; });
 }
 
 std::string label_help(const Scenario& scenario) {
-  std::string help = "use r0..r" + std::to_string(scenario.protocol.processes - 1) + ", rendezvous";
+  std::string help = "use r0..r" + std::to_string(scenario.protocol.processes - 1);
   const std::vector<RelaySlot> relays = relay_slots(scenario);
   if (!relays.empty()) help += " or a relay such as " + relays.front().host;
   return help;
@@ -41,6 +41,12 @@ std::vector<FaultSpec> read_faults(const Section& root, const Scenario& scenario
       s.fail_here(s.path() + " needs kill and at — write { kill = \"chiba-relay0\", at = \"2s\" }");
     }
     FaultSpec fault{s.string("kill", ""), s.duration("at", 0)};
+    if (fault.kill == "rendezvous") {
+      // Every rank needs it until the end: no backend can finish such a run (realnet refused
+      // it at launch; the simulators ran out of events with every rank waiting).
+      s.fail("kill", "the rendezvous cannot be killed: every rank needs it until the run ends — " +
+                         label_help(scenario));
+    }
     if (!known_label(fault.kill, scenario)) {
       s.fail("kill", "no process is labelled '" + fault.kill + "' — " + label_help(scenario));
     }

@@ -3,7 +3,6 @@
 // processes of one host.
 #include <limits>
 #include <map>
-#include <tuple>
 
 #include "readers.hpp"
 #include "schema.hpp"
@@ -148,70 +147,6 @@ class SwitchListReader {
   std::map<std::string, NameInfo> names_;
   std::optional<RootInfo> root_;
 };
-
-// An integer or a [min, max] pair within [low, high].
-std::pair<int, int> read_range(const Section& s, std::string_view key, std::pair<int, int> fallback,
-                               int low, int high) {
-  const toml::node* node = s.table().get(key);
-  if (!node) return fallback;
-  const std::string help = " — write " + std::string(key) + " = [" +
-                           std::to_string(fallback.first) + ", " + std::to_string(fallback.second) +
-                           "] or a single number, within " + std::to_string(low) + ".." +
-                           std::to_string(high);
-  if (node->is_integer()) {
-    const int v = s.count(key, fallback.first, low);
-    if (v > high) s.fail(key, s.path_of(key) + " is too large" + help);
-    return {v, v};
-  }
-  const toml::array* pair = node->as_array();
-  if (!pair || pair->size() != 2 || !(*pair)[0].is_integer() || !(*pair)[1].is_integer())
-    s.fail(key, s.path_of(key) + " is not a range" + help);
-  const auto a = (*pair)[0].value<std::int64_t>().value_or(0);
-  const auto b = (*pair)[1].value<std::int64_t>().value_or(0);
-  if (a < low || b > high || a > b) s.fail(key, s.path_of(key) + " is out of bounds" + help);
-  return {static_cast<int>(a), static_cast<int>(b)};
-}
-
-// A string or a list of strings, each parsed by `parse`.
-template <class T, class Parse>
-std::vector<T> read_choices(const Section& s, std::string_view key, std::vector<T> fallback,
-                            Parse parse, const char* example) {
-  const toml::node* node = s.table().get(key);
-  if (!node) return fallback;
-  std::vector<const toml::node*> items;
-  if (const toml::array* list = node->as_array()) {
-    for (const toml::node& item : *list) items.push_back(&item);
-  } else {
-    items.push_back(node);
-  }
-  std::vector<T> out;
-  for (const toml::node* item : items) {
-    auto text = item->value_exact<std::string>();
-    auto value = text ? parse(*text) : std::nullopt;
-    if (!value)
-      s.fail(key, s.path_of(key) + " must be a string or a list of strings like " + example);
-    out.push_back(*value);
-  }
-  if (out.empty())
-    s.fail(key, s.path_of(key) + " is an empty list — give at least one, e.g. " + example);
-  return out;
-}
-
-std::vector<SwitchSpec> read_random_tree(const Section& s) {
-  RandomTreeSpec spec;
-  spec.seed =
-      static_cast<std::uint64_t>(s.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
-  std::tie(spec.depth_min, spec.depth_max) = read_range(s, "depth", {2, 4}, 1, 8);
-  std::tie(spec.fanout_min, spec.fanout_max) = read_range(s, "fanout", {2, 8}, 1, 64);
-  std::tie(spec.hosts_min, spec.hosts_max) = read_range(s, "hosts_per_leaf", {4, 40}, 1, 4096);
-  spec.uplink_bandwidths = read_choices<double>(s, "uplink_bandwidth", {kGbps}, parse_bandwidth,
-                                                "[\"1Gbps\", \"10Gbps\"]");
-  spec.uplink_latencies = read_choices<TimeNs>(s, "uplink_latency", {5 * kNsPerUs}, parse_duration,
-                                               "[\"5us\", \"20us\"]");
-  spec.host_bandwidth = s.bandwidth("host_bandwidth", kGbps);
-  spec.host_latency = s.duration("host_latency", 5 * kNsPerUs);
-  return generate_random_tree(spec);
-}
 
 void check_host_total(const Section& network, const std::vector<SwitchSpec>& switches) {
   std::int64_t hosts = 0;

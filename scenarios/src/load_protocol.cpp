@@ -3,12 +3,20 @@
 #include <limits>
 
 #include "readers.hpp"
+#include "tsunagi/model/wire.hpp"
 
 namespace tsunagi::scenario {
 namespace {
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 constexpr double kHuge = std::numeric_limits<double>::max();
+// Bounds that turn run-time failures into load-time errors (docs/scenario-format.md,
+// "Limits"). Samples per probe: each is a real round trip. Keys: each is 4 real bytes in the
+// process that holds it; 2^31 is NPB IS class D. Message bytes travel as a frame's filler,
+// which the wire caps at kMaxFiller (16 GiB).
+constexpr std::int64_t kMaxRttSamples = 1000;
+constexpr std::int64_t kMaxTotalKeys = std::int64_t{1} << 31;
+constexpr auto kMaxMessageBytes = static_cast<std::int64_t>(wire::kMaxFiller);
 
 PlanKind read_plan(const Section& s, PlanKind fallback) {
   std::string text = s.string("plan", to_string(fallback));
@@ -91,10 +99,11 @@ void read_directory(const Section& s, ProtocolConfig& out) {
 }
 
 InferenceConfig read_inference(const Section& s, InferenceConfig in) {
-  in.rtt_samples = s.count("rtt_samples", in.rtt_samples, 1);
+  in.rtt_samples = static_cast<int>(s.integer("rtt_samples", in.rtt_samples, 1, kMaxRttSamples));
   in.rtt_parallel = s.count("rtt_parallel", in.rtt_parallel, 1);
   in.min_jump_ratio = s.number("min_jump_ratio", in.min_jump_ratio, 0, kHuge);
   in.colocated_ratio = s.number("colocated_ratio", in.colocated_ratio, 0, 1);
+  in.tie_tolerance = s.number("tie_tolerance", in.tie_tolerance, 0, 0.9);
   const std::string tree = s.string("tree", to_string(in.tree));
   if (!parse_tree_method(tree, in.tree)) {
     s.fail("tree", "unknown tree method \"" + tree +
@@ -116,7 +125,7 @@ InferenceConfig read_inference(const Section& s, InferenceConfig in) {
 
 PingPongConfig read_pingpong(const Section& s, PingPongConfig p) {
   p.message_bytes = static_cast<std::uint64_t>(
-      s.integer("message_bytes", static_cast<std::int64_t>(p.message_bytes), 0, kInt64Max));
+      s.integer("message_bytes", static_cast<std::int64_t>(p.message_bytes), 0, kMaxMessageBytes));
   p.rounds = s.count("rounds", p.rounds, 1);
   p.ping = s.count("ping", p.ping, 0);
   p.pong = s.count("pong", p.pong, -1);
@@ -125,7 +134,7 @@ PingPongConfig read_pingpong(const Section& s, PingPongConfig p) {
 
 ConnectivityConfig read_connectivity(const Section& s, ConnectivityConfig c) {
   c.message_bytes = static_cast<std::uint64_t>(
-      s.integer("message_bytes", static_cast<std::int64_t>(c.message_bytes), 0, kInt64Max));
+      s.integer("message_bytes", static_cast<std::int64_t>(c.message_bytes), 0, kMaxMessageBytes));
   c.deadline = s.duration("deadline", c.deadline);
   if (c.deadline <= 0) s.fail("deadline", "deadline must be above 0 — e.g. \"60s\"");
   return c;
@@ -133,7 +142,7 @@ ConnectivityConfig read_connectivity(const Section& s, ConnectivityConfig c) {
 
 IntSortConfig read_intsort(const Section& s, IntSortConfig c) {
   c.total_keys = static_cast<std::uint64_t>(
-      s.integer("total_keys", static_cast<std::int64_t>(c.total_keys), 1, kInt64Max));
+      s.integer("total_keys", static_cast<std::int64_t>(c.total_keys), 1, kMaxTotalKeys));
   c.max_key = static_cast<std::uint32_t>(
       s.integer("max_key", c.max_key, 1, std::numeric_limits<std::uint32_t>::max()));
   c.iterations = s.count("iterations", c.iterations, 1);

@@ -1,8 +1,9 @@
 // Scenario loading: parse, apply overrides, check the shape, read each part, cross-check.
+#include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "document.hpp"
 #include "readers.hpp"
@@ -33,16 +34,22 @@ Placement read_placement(const Section& root) {
   return out;
 }
 
-// Placement against the network: the requested processes must fit into the host slots.
+// Placement against the network: the requested processes must fit into the host slots, and
+// there must not be more of them than a run can hold.
 void check_placement(const Section& root, const Scenario& scenario) {
   std::int64_t hosts = 0;
   for (const SwitchSpec& sw : scenario.network.switches) hosts += sw.hosts;
   std::int64_t slots = hosts * scenario.placement.procs_per_host;
   auto placement = root.sub("placement");
-  if (slots > kMaxProcesses) {
-    placement->fail("procs_per_host", std::to_string(slots) + " processes are more than " +
-                                          std::to_string(kMaxProcesses) +
-                                          " — lower procs_per_host");
+  const std::int64_t processes =
+      scenario.placement.processes > 0 ? scenario.placement.processes : slots;
+  if (processes > kMaxProcesses) {
+    const std::string message = std::to_string(processes) + " processes are more than " +
+                                std::to_string(kMaxProcesses) + " (the limit of a run)";
+    if (!placement) root.fail_here(message + " — add [placement] processes = N with a smaller N");
+    if (scenario.placement.processes > 0)
+      placement->fail("processes", message + " — lower processes");
+    placement->fail("procs_per_host", message + " — lower procs_per_host, or set processes");
   }
   if (scenario.placement.processes > slots) {
     placement->fail("processes", "processes = " + std::to_string(scenario.placement.processes) +
@@ -74,12 +81,29 @@ SimgridConfig read_simgrid(const Section& root) {
   return out;
 }
 
+// The name becomes a directory (out/<name>) when --out is not given, so it must be one plain
+// path component: no separators (an absolute or ../.. name would write outside out/), not "."
+// or "..", no control characters. Refused, not sanitised: a changed name would surprise.
+void check_name(const Section& root, const std::string& name) {
+  if (name.empty()) root.fail("name", "name is empty — give the scenario a name");
+  const bool separator = name.find_first_of("/\\") != std::string::npos;
+  const bool control = std::any_of(name.begin(), name.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  });
+  if (separator || name == "." || name == ".." || control || name.size() > 255) {
+    root.fail("name", "name \"" + name +
+                          "\" cannot name the output directory — use one plain word without "
+                          "'/', '\\' or control characters, not \".\" or \"..\", e.g. name = "
+                          "\"my-run\"");
+  }
+}
+
 Scenario read_scenario(const toml::table& document, const std::string& file) {
   Section root(document, "", file);
   Scenario out;
   out.path = file;
   out.name = root.string("name", std::filesystem::path(file).stem().string());
-  if (out.name.empty()) root.fail("name", "name is empty — give the scenario a name");
+  check_name(root, out.name);
   out.description = root.string("description", "");
   out.seed = static_cast<std::uint64_t>(
       root.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
@@ -114,13 +138,34 @@ Scenario load_scenario_string(const std::string& toml_text, const std::string& n
   return read_scenario(document, name_for_errors);
 }
 
+// Only regular files of a sane size: /dev/zero, a FIFO or a directory would be read forever
+// (or block), and a huge file would be held in memory whole before the first error.
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides) {
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (error || !std::filesystem::exists(status))
+    throw ScenarioError(path, 0, 0, "cannot open the file — check the path");
+  if (!std::filesystem::is_regular_file(status))
+    throw ScenarioError(path, 0, 0, "is not a regular file — give a scenario file (TOML)");
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (error || size > kMaxScenarioFileBytes) {
+    throw ScenarioError(path, 0, 0,
+                        "is larger than " + std::to_string(kMaxScenarioFileBytes >> 20) +
+                            " MiB — a scenario file is a few kilobytes; check the path");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioError(path, 0, 0, "cannot open the file — check the path");
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Read in chunks and stop past the limit: the file may have grown since it was measured.
+  std::string text;
+  std::array<char, 64 * 1024> chunk{};
+  while (in && text.size() <= kMaxScenarioFileBytes) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  }
   if (in.bad()) throw ScenarioError(path, 0, 0, "cannot read the file");
-  return load_scenario_string(text.str(), path, overrides);
+  if (text.size() > kMaxScenarioFileBytes)
+    throw ScenarioError(path, 0, 0, "grew past the size limit while it was read");
+  return load_scenario_string(text, path, overrides);
 }
 
 }  // namespace tsunagi::scenario

@@ -31,6 +31,23 @@ std::string range_text(std::int64_t min, std::int64_t max) {
 
 }  // namespace
 
+std::optional<std::string> unusable_bandwidth(std::string_view key, double bytes_per_second) {
+  if (bytes_per_second >= kMinBandwidth) return std::nullopt;
+  std::ostringstream out;
+  out << key << " = " << bytes_per_second * 8
+      << " bits/s is too slow for a run to finish — use at least \"1Kbps\"";
+  return out.str();
+}
+
+std::optional<std::string> unusable_duration(std::string_view key, TimeNs duration) {
+  const bool latency = key.ends_with("latency");
+  const TimeNs limit = latency ? kMaxLatency : kMaxDuration;
+  if (duration <= limit) return std::nullopt;
+  return std::string(key) + " = " + std::to_string(duration / kNsPerSec) + " s is longer than " +
+         (latency ? "10 s: no connect across such a link finishes — use at most \"10s\""
+                  : "a day — use at most \"86400s\"");
+}
+
 void fail_at(const toml::source_region& where, const std::string& file,
              const std::string& message) {
   if (where.path && where.path->starts_with(kOverridePrefix)) {
@@ -148,14 +165,14 @@ double Section::bandwidth(std::string_view key, double fallback) const {
   const toml::node* node = table_->get(key);
   if (!node) return fallback;
   if (node->is_number())
-    return number(key, fallback, std::numeric_limits<double>::min(),
-                  std::numeric_limits<double>::max());
+    return number(key, fallback, kMinBandwidth, std::numeric_limits<double>::max());
   auto text = node->value_exact<std::string>();
   if (!text) wrong_type(key, *node, "a bandwidth", "\"1Gbps\"");
   auto value = parse_bandwidth(*text);
   if (!value) {
     fail(key, path_of(key) + " = \"" + *text + "\" is not a bandwidth — " + kBandwidthHelp);
   }
+  if (auto why = unusable_bandwidth(path_of(key), *value)) fail(key, *why);
   return *value;
 }
 
@@ -172,6 +189,7 @@ TimeNs Section::duration(std::string_view key, TimeNs fallback) const {
   if (!value) {
     fail(key, path_of(key) + " = \"" + *text + "\" is not a duration (>= 0) — " + kDurationHelp);
   }
+  if (auto why = unusable_duration(path_of(key), *value)) fail(key, *why);
   return *value;
 }
 

@@ -15,6 +15,17 @@
 
 namespace tsunagi::scenario {
 
+// Rates and times a run can finish with (docs/scenario-format.md, "Limits"). A link slower than
+// 1 Kbps takes seconds per frame, and 1e-300 bps made every connect time out ("cannot reach
+// the rendezvous"); a latency over 10 s outlasts every connect timeout; and any duration over
+// a day is a typo that would also bring `now + duration` near the end of int64 nanoseconds.
+inline constexpr double kMinBandwidth = 125;  // bytes/s (1 Kbps)
+inline constexpr TimeNs kMaxLatency = 10 * kNsPerSec;
+inline constexpr TimeNs kMaxDuration = 86'400 * kNsPerSec;
+// Why a rate or a link latency cannot be used (with the fix), or nothing. `key` names it.
+std::optional<std::string> unusable_bandwidth(std::string_view key, double bytes_per_second);
+std::optional<std::string> unusable_duration(std::string_view key, TimeNs duration);
+
 // Source path given to values parsed from a --set override; errors about them name the
 // override instead of a file position.
 inline constexpr std::string_view kOverridePrefix = "--set ";

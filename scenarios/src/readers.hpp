@@ -6,16 +6,23 @@
 
 namespace tsunagi::scenario {
 
-// Sizes past which a scenario is almost certainly a typo (and would exhaust memory).
+// Sizes past which a scenario is almost certainly a typo (and would exhaust memory). The loader
+// refuses them with the fix instead of letting a run die of bad_alloc; docs/scenario-format.md
+// lists them ("Limits"). 100,000 processes is ten times the largest measured run (10,000
+// processes, 2.8 GB: docs/benchmarks.md).
 inline constexpr std::int64_t kMaxSwitches = 1'000'000;
-inline constexpr std::int64_t kMaxHosts = 10'000'000;
-inline constexpr std::int64_t kMaxProcesses = 100'000'000;
+inline constexpr std::int64_t kMaxHosts = 100'000;
+inline constexpr std::int64_t kMaxProcesses = 100'000;
+// A scenario file is a few kilobytes of TOML; past this it is not one (/dev/zero, a log).
+inline constexpr std::uintmax_t kMaxScenarioFileBytes = 4u << 20;
 
 // [network]: loopback link and either [[network.switch]] or [network.tree].
 Network read_network(const Section& root);
 
 // A [network.tree]-shaped table (also a cluster's tree): the generated switches.
 std::vector<SwitchSpec> read_tree(const Section& tree);
+// [network.random_tree] (load_random_tree.cpp): the drawn switches, refused when too large.
+std::vector<SwitchSpec> read_random_tree(const Section& random_tree);
 
 // [[network.cluster]] and [network.wan] (load_wan.cpp): fills switches, clusters, rendezvous
 // cluster and SYN timing of `out`.

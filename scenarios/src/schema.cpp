@@ -42,6 +42,7 @@ struct Schemas {
                          {"rtt_parallel"},
                          {"min_jump_ratio"},
                          {"colocated_ratio"},
+                         {"tie_tolerance"},
                          {"groups"},
                          {"tree"},
                          {"rtt_tree_tolerance"},

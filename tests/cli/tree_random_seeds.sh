@@ -1,26 +1,47 @@
 #!/usr/bin/env bash
-# Issue 3: over 20 seeds of the random tree generator, the exact method recovers every tree
-# that meets its documented assumptions (docs/tree-inference.md): groups right from RTTs,
-# hosts on leaf switches only, every uplink a bottleneck. Which seeds those are is pinned
-# here, so a change to the generator or to group inference shows up as a failure to look at.
+# Random trees (scenarios/generated/random-tree.toml), seed by seed: group inference must be
+# right on every seed whose network meets the documented condition (docs/tree-inference.md,
+# "When group inference is right"; result.json inference.groups_condition_holds), and the exact
+# tree method must be right wherever its own assumptions hold too. A wrong answer on such a
+# seed fails the sweep; seeds outside the condition are listed, never silently dropped.
+#
+# Usage: tree_random_seeds.sh FIRST LAST [--min-met N] [tsunagi run options...]
+#   --min-met N: at least N seeds must meet the condition (so a sweep cannot pass empty).
 source "$(dirname "$0")/lib.sh"
-EXPECTED_SEEDS="1 6 10 11 12 13 14 16 17 20"
-met=""
-for seed in $(seq 1 20); do
+first=${1:?first seed}
+last=${2:?last seed}
+shift 2
+min_met=1
+if [ "${1:-}" = "--min-met" ]; then
+  min_met=$2
+  shift 2
+fi
+met=0 outside="" tree_checked=0
+for seed in $(seq "$first" "$last"); do
   "$TSUNAGI" run "$SRC/scenarios/generated/random-tree.toml" --quiet \
-    --set network.random_tree.seed="$seed" --out "$WORK/$seed" > /dev/null
-  read -r groups assume tree < <(python3 - "$WORK/$seed/result.json" <<'PY'
+    --set network.random_tree.seed="$seed" "$@" --out "$WORK/$seed" > /dev/null ||
+    fail "seed $seed: the run failed ($WORK/$seed)"
+  read -r groups condition assume tree why < <(python3 - "$WORK/$seed/result.json" <<'PY'
 import json, sys
 i = json.load(open(sys.argv[1]))["inference"]
-print(json.dumps(i["groups_correct"]), json.dumps(i.get("tree_assumptions_hold")),
-      json.dumps(i.get("tree_correct")))
+print(json.dumps(i["groups_correct"]), json.dumps(i["groups_condition_holds"]),
+      json.dumps(i.get("tree_assumptions_hold")), json.dumps(i.get("tree_correct")),
+      i["groups_condition"])
 PY
 )
-  echo "seed $seed: groups_correct=$groups tree_assumptions_hold=$assume tree_correct=$tree"
-  if [ "$groups" = true ] && [ "$assume" = true ]; then
-    met="$met $seed"
-    [ "$tree" = true ] || fail "seed $seed meets the assumptions but the tree is wrong"
+  echo "seed $seed: groups_correct=$groups condition=$condition ($why)" \
+       "tree_assumptions_hold=$assume tree_correct=$tree"
+  if [ "$condition" != true ]; then
+    outside="$outside $seed"
+    continue
+  fi
+  met=$((met + 1))
+  [ "$groups" = true ] || fail "seed $seed meets the group condition but its groups are wrong"
+  if [ "$assume" = true ] && [ "$tree" != null ]; then
+    tree_checked=$((tree_checked + 1))
+    [ "$tree" = true ] || fail "seed $seed meets the tree method's assumptions but the tree is wrong"
   fi
 done
-[ "${met# }" = "$EXPECTED_SEEDS" ] || fail "seeds meeting the assumptions: '${met# }', pinned '$EXPECTED_SEEDS'"
-echo "ok: seeds$met meet the assumptions and all come back right"
+[ "$met" -ge "$min_met" ] || fail "only $met seeds meet the group condition (want >= $min_met)"
+echo "ok: $met of $((last - first + 1)) seeds meet the group condition, all with the right" \
+     "groups; $tree_checked trees checked, all right; outside the condition:${outside:- none}"

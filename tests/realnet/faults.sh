@@ -11,6 +11,15 @@ run_realnet "$S" --backend realnet "${net[@]}" --fault kill:3@0.4 --out "$WORK/k
 [ "$RUN_STATUS" -eq 1 ] || fail "killed rank: exit $RUN_STATUS, expected 1"
 grep -q "r3 died (killed by signal 9" "$WORK/kill.err" || { cat "$WORK/kill.err" >&2; fail "no 'r3 died' message"; }
 expect_json "$WORK/kill/result.json" ok false
+# One clock for faults and traces (issue 16, defect 6): the kill at 0.4 s is at 0.4 s of the
+# trace, not 0.4 s after the network was built (netns: ~1 s later).
+python3 - "$WORK/kill/result.json" <<'PY' || fail "the kill is not at 0.4 s on the trace's clock"
+import json, sys
+exits = json.load(open(sys.argv[1]))["run"]["failed_exits"]
+t = next(e["t_ns"] for e in exits if e["proc"] == "r3")
+print(f"r3 died at {t / 1e9:.3f} s of the trace (fault at 0.400 s)")
+sys.exit(0 if 0.4e9 <= t <= 0.7e9 else 1)
+PY
 echo "ok: killed rank reported: $(grep -m1 'r3 died' "$WORK/kill.err")"
 
 # 2. r5 never starts: the rendezvous's registration time-out names it.

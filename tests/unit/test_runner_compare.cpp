@@ -18,13 +18,15 @@ namespace {
 // A run directory with hand-written trace.jsonl and result.json, removed afterwards.
 class RunDir {
  public:
-  explicit RunDir(const std::string& trace, const std::string& groups = "[[0,1],[2]]") {
+  explicit RunDir(const std::string& trace, const std::string& groups = "[[0,1],[2]]",
+                  const std::string& outcome = "") {
     static std::atomic<int> counter{0};
     path_ = fs::temp_directory_path() / ("tsunagi-compare-test-" + std::to_string(::getpid()) +
                                          "-" + std::to_string(counter++));
     fs::create_directories(path_);
     std::ofstream(path_ / "trace.jsonl") << trace;
-    std::ofstream(path_ / "result.json") << "{\"inference\":{\"groups\":" << groups << "}}\n";
+    std::ofstream(path_ / "result.json")
+        << "{\"inference\":{\"groups\":" << groups << "}" << outcome << "}\n";
   }
   ~RunDir() {
     std::error_code ignored;
@@ -131,6 +133,31 @@ TEST_CASE("runner: different inferred groups in result.json make runs different"
   CHECK_FALSE(outcome.same);
   REQUIRE(outcome.differences.size() == 1);
   CHECK(outcome.differences[0].find("result.json inference.groups") == 0);
+}
+
+TEST_CASE("runner: the same decisions with different outcomes make runs different",
+          "[runner][compare]") {
+  // Issue 16, defect 5: 9 pairs timed out on one side, none on the other, same decisions.
+  const std::string answered =
+      R"(,"ok":true,"messages":{"sent":42,"delivered":42,"undeliverable":0,"lost":0,"relayed":7},)"
+      R"("relay":{"pairs_connected":6,"unreached":[],"timed_out_pairs":0})";
+  const std::string timed_out =
+      R"(,"ok":false,"messages":{"sent":42,"delivered":33,"undeliverable":0,"lost":9,"relayed":3},)"
+      R"("relay":{"pairs_connected":3,"unreached":[[0,2],[1,2],[2,0]],"timed_out_pairs":9})";
+  RunDir a(kBase, "[[0,1],[2]]", answered), b(kBase, "[[0,1],[2]]", timed_out);
+  const auto outcome = compare_runs(a.path(), b.path(), 20);
+  CHECK_FALSE(outcome.same);
+  // ok, delivered, lost, pairs_connected, unreached, timed_out_pairs; relayed depends on timing.
+  CHECK(outcome.differing == 6);
+  CHECK(outcome.differences[0] == "result.json ok: A=true, B=false");
+  for (const auto& difference : outcome.differences)
+    CHECK(difference.find("relayed") == std::string::npos);
+  // Only a timing-dependent count differs: the same run.
+  const std::string relayed_more =
+      R"(,"ok":true,"messages":{"sent":42,"delivered":42,"undeliverable":0,"lost":0,"relayed":12},)"
+      R"("relay":{"pairs_connected":6,"unreached":[],"timed_out_pairs":0})";
+  RunDir c(kBase, "[[0,1],[2]]", relayed_more);
+  CHECK(compare_runs(a.path(), c.path()).same);
 }
 
 TEST_CASE("runner: differences are capped but all are counted", "[runner][compare]") {

@@ -7,6 +7,7 @@
 
 #include "tsunagi/runner/result.hpp"
 #include "tsunagi/scenarios/dragonfly.hpp"
+#include "scenario_failure.hpp"
 #include "tsunagi/scenarios/loader.hpp"
 
 using namespace tsunagi;
@@ -36,21 +37,10 @@ Scenario load(const std::string& text, const std::vector<std::string>& overrides
   return load_scenario_string(text, "df.toml", overrides);
 }
 
-struct Failure {
-  int line = -1;
-  std::string what;
-};
+using Failure = tsunagi::test::ScenarioFailure;
 
 Failure failure_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
-  try {
-    load(text, overrides);
-  } catch (const ScenarioError& e) {
-    // Errors in a --set value name the override; all others the file.
-    if (e.line() > 0) CHECK(e.file() == "df.toml");
-    return {e.line(), e.what()};
-  }
-  FAIL("loaded without error");
-  return {};
+  return tsunagi::test::scenario_failure(text, "df.toml", overrides);
 }
 
 // The minimal Dragonfly shape for error tests: lines 1-6.

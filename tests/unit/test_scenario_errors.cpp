@@ -2,6 +2,7 @@
 // Each document below starts on line 1 right after R"( so line numbers can be read off.
 #include <catch2/catch.hpp>
 
+#include "scenario_failure.hpp"
 #include "tsunagi/scenarios/loader.hpp"
 
 using namespace tsunagi::scenario;
@@ -10,20 +11,10 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
-struct Failure {
-  int line = -1;
-  std::string what;
-};
+using Failure = tsunagi::test::ScenarioFailure;
 
 Failure failure_of(const std::string& text) {
-  try {
-    load_scenario_string(text, "bad.toml");
-  } catch (const ScenarioError& e) {
-    CHECK(e.file() == "bad.toml");
-    return {e.line(), e.what()};
-  }
-  FAIL("loaded without error");
-  return {};
+  return tsunagi::test::scenario_failure(text, "bad.toml");
 }
 
 // Ends with an unterminated switch list so each test appends its own lines from line 9 on.

@@ -20,6 +20,9 @@ const InferenceConfig kRttHosts = [] {
   return c;
 }();
 
+// Paper 000's rule: the largest step, the first of exact ties.
+const CutRule kPaperRule{0.3, 0};
+
 constexpr TimeNs us(double micros) {
   return static_cast<TimeNs>(micros * 1000.0);
 }
@@ -125,17 +128,17 @@ TEST_CASE("one switch with noise has no cut", "[switch_inference]") {
 
 TEST_CASE("the cut rule: ties, the noisy edge and significance", "[switch_inference]") {
   // Two equal jumps: ties go to the smallest index, so the lowest step is the switch.
-  CHECK(find_rtt_cut({100, 100, 100, 200, 200, 200, 300, 300, 300}, 0.3).index == 2);
+  CHECK(find_rtt_cut({100, 100, 100, 200, 200, 200, 300, 300, 300}, kPaperRule).index == 2);
   // Noise makes the second difference peak just after the jump (195 vs 190); the cut must
   // still sit at the jump itself.
-  const RttCut noisy = find_rtt_cut({100, 105, 300, 300}, 0.3);
+  const RttCut noisy = find_rtt_cut({100, 105, 300, 300}, kPaperRule);
   CHECK(noisy.index == 1);
   CHECK(noisy.significant);
   // A 20 % step is below the 30 % guard; a jump over an exactly-zero RTT always counts.
-  CHECK_FALSE(find_rtt_cut({100, 100, 120, 120}, 0.3).significant);
-  CHECK(find_rtt_cut({0, 0, 1, 1}, 0.3).significant);
-  CHECK_FALSE(find_rtt_cut({0, 0, 0}, 0.3).significant);
-  CHECK_FALSE(find_rtt_cut({5}, 0.3).significant);
+  CHECK_FALSE(find_rtt_cut({100, 100, 120, 120}, kPaperRule).significant);
+  CHECK(find_rtt_cut({0, 0, 1, 1}, kPaperRule).significant);
+  CHECK_FALSE(find_rtt_cut({0, 0, 0}, kPaperRule).significant);
+  CHECK_FALSE(find_rtt_cut({5}, kPaperRule).significant);
 
   // Equal RTTs are ordered by rank, so the input order never changes the answer.
   std::vector<RttSample> row = {{4, us(200)}, {1, us(100)}, {3, us(200)},
@@ -204,6 +207,68 @@ TEST_CASE("colocated_ratio 0 keeps a LAN/WAN step from being read as a host",
   const SwitchView view = infer_own_switch(row, wan);
   CHECK_FALSE(view.colocated_step);
   CHECK(view.near == std::vector<Rank>{1, 2, 3, 4});
+}
+
+TEST_CASE("near-equal steps: the innermost within tie_tolerance is the switch",
+          "[switch_inference]") {
+  // Own switch at 100, the next level 200 us further out (+100), the next +105 (noise or one
+  // more link): the paper's rule takes the larger, outer step; within 25 % it is a tie.
+  const std::vector<TimeNs> row = {100, 100, 100, 200, 200, 200, 305, 305, 305};
+  CHECK(find_rtt_cut(row, kPaperRule).index == 5);
+  CHECK(find_rtt_cut(row, CutRule{0.3, 0.25}).index == 2);
+  // A clearly larger outer step (LAN vs WAN) still wins: 100 vs 10,000.
+  CHECK(find_rtt_cut({100, 100, 200, 200, 10'200, 10'200}, CutRule{0.3, 0.25}).index == 3);
+  // An inner tie that is not significant (+20 %) gives way to the next candidate.
+  CHECK(find_rtt_cut({100, 100, 120, 120, 140}, CutRule{0.3, 0.25}).significant == false);
+  const RttCut later = find_rtt_cut({100, 100, 120, 120, 160, 160}, CutRule{0.3, 0.5});
+  CHECK(later.index == 3);
+  CHECK(later.significant);
+}
+
+TEST_CASE("property: trees with one latency on every level, noisy rows", "[switch_inference]") {
+  // Issue 16, defect 4: every level adds the same RTT, so a node's row has equal steps; noise
+  // of +-1 % (well under the 25 % tie tolerance) must not move any node's cut off its switch.
+  Rng rng(1616);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int fanout = 2 + static_cast<int>(rng.uniform(2));  // 2-3 children per switch
+    const int depth = 2 + static_cast<int>(rng.uniform(2));   // 2-3 levels of switches
+    const int hosts = 2 + static_cast<int>(rng.uniform(3));   // 2-4 hosts per leaf
+    int leaves = 1;
+    for (int d = 0; d < depth; ++d) leaves *= fanout;
+    const Layout layout = regular_layout(leaves, hosts, 1);
+    // Leaves a and b meet `levels` switches up: RTT = 4 x host link + 4 x level link per level.
+    const RttModel model = [&](Rank u, Rank v) {
+      int a = layout.switch_of[u], b = layout.switch_of[v], levels = 0;
+      for (; a != b; a /= fanout, b /= fanout) ++levels;
+      return 4 * 5.0 + 4 * 10.0 * levels;
+    };
+    INFO("trial " << trial << ": fanout " << fanout << ", depth " << depth);
+    const auto views = infer_all(layout, model, 0.01, rng.next(), false);
+    CHECK(combine_views(layout.size(), views) == true_groups(layout));
+  }
+}
+
+TEST_CASE("combine_views: a node cut one level too far out does not merge switches",
+          "[switch_inference]") {
+  // Truth {0,1,2,3} and {4,5,6,7}. Nodes 0 and 4 took the outer step and name both switches;
+  // they name each other, so mutual claims alone would join the switches. Their own mates
+  // outvote them.
+  std::vector<std::vector<Rank>> near = {{1, 2, 3, 4, 5, 6, 7}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2},
+                                         {0, 1, 2, 3, 5, 6, 7}, {4, 6, 7}, {4, 5, 7}, {4, 5, 6}};
+  CHECK(combine_views(8, near) == Groups{{0, 1, 2, 3}, {4, 5, 6, 7}});
+  // One node cut too far in ({0,1} on a switch of four): the others still hold it together.
+  near = {{1}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
+  CHECK(combine_views(4, near) == Groups{{0, 1, 2, 3}});
+  // Half of each switch cut too far out: the evidence is split evenly, and the switches merge
+  // (docs/tree-inference.md states the condition that rules this out).
+  const std::vector<Rank> both = {0, 1, 2, 3, 4, 5, 6, 7};
+  near.assign(8, {});
+  for (Rank u = 0; u < 8; ++u) {
+    const bool coarse = u % 4 < 2;
+    for (Rank v : both)
+      if (v != u && (coarse || v / 4 == u / 4)) near[static_cast<std::size_t>(u)].push_back(v);
+  }
+  CHECK(combine_views(8, near) == Groups{both});
 }
 
 TEST_CASE("combine_views ignores one-sided claims and bad ranks", "[switch_inference]") {

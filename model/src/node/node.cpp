@@ -1,6 +1,7 @@
 #include "node/node.hpp"
 
 #include "tsunagi/model/roles.hpp"
+#include "wire/rank_checks.hpp"
 
 namespace tsunagi {
 
@@ -155,6 +156,7 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
   Conn& c = conns_.at(id);
   if (frame.type == FrameType::Hello) return on_hello(id, frame);
   if (!c.up) return reject(id, "frame before hello");
+  if (auto why = refusal(id, c, frame)) return reject(id, *why);
   switch (frame.type) {
     case FrameType::Directory: {
       auto msg = wire::read_directory(frame);
@@ -164,7 +166,10 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
     case FrameType::GroupsMsg: {
       auto msg = wire::read_groups(frame);
       if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      return on_groups(std::get<wire::GroupsMsgBody>(std::move(msg)).groups);
+      auto& groups = std::get<wire::GroupsMsgBody>(msg).groups;
+      for (const auto& group : groups)
+        if (auto why = wire::unknown_rank_in(group, n_, "group member")) return reject(id, *why);
+      return on_groups(std::move(groups));
     }
     case FrameType::ProbeOrder: {
       auto msg = wire::read_probe_order(frame);
@@ -174,38 +179,38 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
     case FrameType::RttOrder: {
       auto msg = wire::read_rtt_order(frame);
       if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      return on_rtt_order(std::get<wire::RttOrderMsg>(std::move(msg)));
+      auto& order = std::get<wire::RttOrderMsg>(msg);
+      if (auto why = wire::unknown_rank_in(order.targets, n_, "rtt order target"))
+        return reject(id, *why);
+      return on_rtt_order(std::move(order));
     }
     case FrameType::EndpointReply: {
       auto msg = wire::read_endpoint_reply(frame);
       if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      return on_endpoint_reply(std::get<wire::EndpointReplyMsg>(msg));
+      const auto& reply = std::get<wire::EndpointReplyMsg>(msg);
+      if (auto why = wire::unknown_rank_in(reply.ranks, n_, "endpoint reply"))
+        return reject(id, *why);
+      return on_endpoint_reply(reply);
     }
     case FrameType::RouteRound:
       return on_route_round(c.peer, frame);
     case FrameType::Data:
       if (c.purpose == wire::ConnPurpose::Shortcut) touch_shortcut(c.peer, id);
       return on_data(std::move(frame));
-    case FrameType::RelayList: {
-      auto msg = wire::read_relay_list(frame);
-      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      site_relays_ = std::get<wire::RelayListMsg>(std::move(msg)).relays;
-      return;
-    }
+    case FrameType::RelayList:
+      return on_relay_list(id, frame);
     case FrameType::Undeliverable:
       return on_undeliverable_notice(frame);
     case FrameType::Start:
       return on_start();
     case FrameType::PeerUnreachable:
       // The peer's connect to us failed: stop waiting for it; routes go around.
-      if (frame.src >= 0 && frame.src < n_ && !static_conns_.count(frame.src))
-        static_peer_failed(frame.src);
+      if (!static_conns_.count(frame.src)) static_peer_failed(frame.src);
       return;
     case FrameType::Shutdown:
+      return on_shutdown();
     case FrameType::Release:
-      if (id != rendezvous_conn_)
-        return reject(id, "shutdown frames come from the rendezvous only");
-      return frame.type == FrameType::Shutdown ? on_shutdown() : on_release();
+      return on_release();
     case FrameType::Goodbye:
       return on_goodbye(id);
     default:

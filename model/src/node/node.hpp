@@ -76,6 +76,8 @@ class Node final : public Process, private WorkloadContext {
   void on_closed(ConnId id);
   void on_frame(ConnId id, wire::Frame frame);
   void on_hello(ConnId id, const wire::Frame& frame);
+  // node_admission.cpp: why connection `id` may not send `frame`, or nothing when it may.
+  std::optional<std::string> refusal(ConnId id, const Conn& c, const wire::Frame& frame) const;
   ConnId open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose purpose);
   void send_frame(ConnId id, const wire::Frame& frame);
   void close_connection(ConnId id);
@@ -129,6 +131,7 @@ class Node final : public Process, private WorkloadContext {
   bool relay_plan() const { return config_->overlay.plan == PlanKind::Relay; }
   bool direct_routing() const { return config_->overlay.routing == RoutingKind::Direct; }
   bool in_own_site(Rank peer) const;
+  void on_relay_list(ConnId id, const wire::Frame& frame);
   void attach_relay();
   void relay_up(ConnId id);
   void relay_gone(ConnId id, const char* why);
@@ -198,7 +201,9 @@ class Node final : public Process, private WorkloadContext {
 
   // relay plan
   std::vector<wire::RelayEntry> site_relays_;  // ours first, then the fall-backs
+  bool have_relay_list_ = false;               // the rendezvous sends it once, before the directory
   std::size_t relay_choice_ = 0;               // index of the relay tried or attached
+  std::string relay_label_;                    // of that relay, kept apart from the list
   ConnId relay_conn_ = 0;
   bool relay_attached_ = false;
   bool relay_settled_ = true;               // attached, or no relay left to try

@@ -30,6 +30,15 @@ void Node::on_directory(wire::DirectoryMsg msg) {
     send_frame(rendezvous_conn_, wire::make_rtt_report({rank_, {}, 0}));
     return;
   }
+  if (!complete) {
+    // All-pairs probing reads every host label and endpoint off the full directory; an empty
+    // one (directory = "on_demand") has none. The loader refuses that combination; a core
+    // configured with it anyway fails with the reason instead of reading past the list.
+    trace("bad_directory", {{"entries", msg.endpoints.size()}, {"expected", n_}});
+    phase_ = Phase::Exited;
+    emit(ExitCmd{false, "all-pairs probing needs the full directory (directory = \"full\")"});
+    return;
+  }
   const std::string& own_host = msg.hosts[static_cast<std::size_t>(rank_)];
   for (Rank r = 1; r < n_; ++r) {
     // Start after the own rank and wrap, so nodes do not all probe rank 0 first.

@@ -7,6 +7,7 @@
 #include "node/node.hpp"
 #include "tsunagi/model/overlay/plan.hpp"
 #include "tsunagi/model/rng.hpp"
+#include "wire/rank_checks.hpp"
 
 namespace tsunagi {
 
@@ -126,9 +127,13 @@ void Node::on_route_round(Rank from, const wire::Frame& frame) {
     return;
   }
   auto msg = wire::read_route_round(frame);
-  if (auto* e = std::get_if<wire::DecodeError>(&msg)) {
+  std::optional<std::string> bad;
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) bad = e->reason;
+  for (std::size_t i = 0; !bad && i < std::get<wire::RouteRoundMsg>(msg).entries.size(); ++i)
+    bad = wire::unknown_rank(std::get<wire::RouteRoundMsg>(msg).entries[i].dest, n_, "route");
+  if (bad) {
     auto it = static_conns_.find(from);
-    if (it != static_conns_.end()) reject(it->second, e->reason);
+    if (it != static_conns_.end()) reject(it->second, *bad);
     return;
   }
   routes_->receive(from, std::get<wire::RouteRoundMsg>(msg));

@@ -12,12 +12,29 @@ bool Node::in_own_site(Rank peer) const {
   return peer == rank_ || std::binary_search(plan_.begin(), plan_.end(), peer);
 }
 
+// The relays of the site come once, from the rendezvous, before the directory. A second list
+// is refused: replacing the list under an attach in progress left relay_choice_ pointing past
+// its end (issue 17, found by fuzzing).
+void Node::on_relay_list(ConnId id, const wire::Frame& frame) {
+  auto msg = wire::read_relay_list(frame);
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+  if (have_relay_list_ || phase_ != Phase::Registering) {
+    // Refused but not closed: this is the rendezvous's connection, which the run still needs.
+    ++counters_.frames_rejected;
+    trace("frame_rejected", {{"peer", kNoRank}, {"reason", "relay list after the first one"}});
+    return;
+  }
+  have_relay_list_ = true;
+  site_relays_ = std::get<wire::RelayListMsg>(std::move(msg)).relays;
+}
+
 // Tries the relays of the site in the rendezvous's order, starting at relay_choice_.
 void Node::attach_relay() {
   relay_attached_ = false;
   relay_conn_ = 0;
   if (relay_choice_ < site_relays_.size()) {
     relay_settled_ = false;
+    relay_label_ = site_relays_[relay_choice_].label;
     relay_conn_ =
         open_connection(site_relays_[relay_choice_].endpoint, kNoRank, wire::ConnPurpose::Relay);
     return;
@@ -34,7 +51,7 @@ void Node::relay_up(ConnId id) {
   if (id != relay_conn_) return;
   relay_attached_ = true;
   relay_settled_ = true;
-  trace("relay_attached", {{"relay", site_relays_[relay_choice_].label}});
+  trace("relay_attached", {{"relay", relay_label_}});
   for (wire::Frame& frame : std::exchange(relay_waiting_, {})) send_frame(relay_conn_, frame);
   check_static_ready();
 }
@@ -42,7 +59,7 @@ void Node::relay_up(ConnId id) {
 // The attach was refused or timed out, or the attached relay went away: next relay.
 void Node::relay_gone(ConnId id, const char* why) {
   if (id != relay_conn_) return;
-  trace(why, {{"relay", site_relays_[relay_choice_].label}});
+  trace(why, {{"relay", relay_label_}});
   ++relay_choice_;
   attach_relay();
 }

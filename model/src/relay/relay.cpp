@@ -3,6 +3,7 @@
 #include "relay/relay.hpp"
 
 #include "tsunagi/model/roles.hpp"
+#include "wire/rank_checks.hpp"
 
 namespace tsunagi {
 
@@ -158,6 +159,12 @@ void Relay::on_frame(ConnId id, wire::Frame frame) {
   Conn& c = conns_.at(id);
   if (c.kind == PeerKind::Unknown) return on_first_frame(id, frame);
   const bool carries_data = frame.type == FrameType::Data || frame.type == FrameType::Undeliverable;
+  if (carries_data) {
+    // Forwarding and the undeliverable notice look these ranks up and send back to them.
+    const int n = config_->processes;
+    if (auto why = wire::unknown_rank(frame.src, n, "source")) return reject(id, *why);
+    if (auto why = wire::unknown_rank(frame.dst, n, "destination")) return reject(id, *why);
+  }
   switch (c.kind) {
     case PeerKind::Rendezvous:
       if (frame.type == FrameType::Shutdown) return on_shutdown();
@@ -165,7 +172,11 @@ void Relay::on_frame(ConnId id, wire::Frame frame) {
       if (frame.type == FrameType::RelayList) {
         auto msg = wire::read_relay_list(frame);
         if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-        return on_relay_list(std::get<wire::RelayListMsg>(msg));
+        const auto& list = std::get<wire::RelayListMsg>(msg);
+        // A rank that is no process would never attach, and the relay would never settle.
+        if (auto why = wire::unknown_rank_in(list.expected, config_->processes, "expected"))
+          return reject(id, *why);
+        return on_relay_list(list);
       }
       break;
     case PeerKind::Relay:

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "relay/relay.hpp"
+#include "wire/rank_checks.hpp"
 
 namespace tsunagi {
 
@@ -29,6 +30,8 @@ void Relay::on_advert(ConnId from, const wire::Frame& frame) {
   auto decoded = wire::read_link_advert(frame);
   if (auto* e = std::get_if<wire::DecodeError>(&decoded)) return reject(from, e->reason);
   auto& msg = std::get<wire::LinkAdvertMsg>(decoded);
+  if (auto why = wire::unknown_rank_in(msg.ranks, config_->processes, "attached"))
+    return reject(from, *why);
   if (msg.origin == label_) return;  // our own, come back around
   if (!db_.accept({msg.origin,
                    msg.seq,

@@ -44,6 +44,8 @@ void Rendezvous::on_started(const StartedInput& in) {
   relays_expected_ = config_->overlay.plan == PlanKind::Relay ? config_->relays : 0;
   rank_conn_.assign(static_cast<std::size_t>(n_), 0);
   near_.assign(static_cast<std::size_t>(n_), {});
+  settled_ranks_.assign(static_cast<std::size_t>(n_), false);
+  done_ranks_.assign(static_cast<std::size_t>(n_), false);
   phase_ = Phase::Registering;
   emit(ArmTimerCmd{kRegistrationTimer, now_ + config_->registration_timeout});
 }
@@ -61,7 +63,14 @@ void Rendezvous::reject(ConnId id, const std::string& reason) {
   emit(CloseCmd{id});
 }
 
+// Refused but kept: a registered rank repeating itself. Closing its connection would end the
+// run (process_lost); ignoring the repeat leaves the run as it was.
+void Rendezvous::refuse(ConnId id, const std::string& reason) {
+  emit(TraceCmd{"frame_rejected", {{"peer", conns_[id].rank}, {"reason", reason}}});
+}
+
 void Rendezvous::on_frame(ConnId id, const wire::Frame& frame) {
+  if (auto why = refusal(id, frame)) return reject(id, *why);
   switch (frame.type) {
     case wire::FrameType::Hello:
       return;  // the register frame that follows says everything
@@ -160,7 +169,9 @@ void Rendezvous::on_peer_unreachable(ConnId id, const wire::Frame& frame) {
 // routing = direct: a barrier between connecting and the workload, so no rank sends before
 // every connection any peer made towards it exists (docs/relay.md).
 void Rendezvous::on_settled(ConnId id) {
-  if (conns_[id].rank == kNoRank) return reject(id, "settled before register");
+  const auto slot = static_cast<std::size_t>(conns_[id].rank);  // registered (refusal)
+  if (settled_ranks_[slot]) return refuse(id, "settled twice");
+  settled_ranks_[slot] = true;
   if (++settled_ < n_) return;
   emit(TraceCmd{"all_settled", {{"processes", n_}}});
   broadcast(wire::make_start());
@@ -170,6 +181,7 @@ void Rendezvous::on_endpoint_query(ConnId id, const wire::Frame& frame) {
   auto msg = wire::read_endpoint_query(frame);
   if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
   if (registered_ < n_) return reject(id, "endpoint query before everyone registered");
+  // Registered ranks only (refusal): the endpoints are the run's map of where to connect.
   wire::EndpointReplyMsg reply;
   for (Rank r : std::get<wire::EndpointQueryMsg>(msg).ranks) {
     if (r >= n_)
@@ -200,8 +212,10 @@ void Rendezvous::on_registration_deadline() {
 }
 
 void Rendezvous::on_done(ConnId id) {
-  if (conns_[id].rank == kNoRank) return reject(id, "done before register");
   if (phase_ != Phase::Running) return reject(id, "done before the groups went out");
+  const auto slot = static_cast<std::size_t>(conns_[id].rank);  // registered (refusal)
+  if (done_ranks_[slot]) return refuse(id, "done twice");
+  done_ranks_[slot] = true;
   if (++done_ < n_) return;
   // Everyone reports and acknowledges before anyone leaves: a connection that closes after
   // this is never mistaken for a failure, whatever order the backend delivers things in.

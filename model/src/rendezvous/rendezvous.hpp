@@ -44,8 +44,11 @@ class Rendezvous final : public Process {
   void on_started(const StartedInput& in);
   void on_received(const ReceivedInput& in);
   void on_frame(ConnId id, const wire::Frame& frame);
+  // rendezvous_admission.cpp: why connection `id` may not send `frame`, or nothing.
+  std::optional<std::string> refusal(ConnId id, const wire::Frame& frame);
   void on_closed(ConnId id);
   void reject(ConnId id, const std::string& reason);
+  void refuse(ConnId id, const std::string& reason);
   void fail(const std::string& reason);
   void broadcast(const wire::Frame& frame);
   void on_register(ConnId id, const wire::Frame& frame);
@@ -101,6 +104,8 @@ class Rendezvous final : public Process {
   // running and shutdown
   int settled_ = 0;
   int done_ = 0;
+  std::vector<bool> settled_ranks_;  // each rank's Settled and Done count once
+  std::vector<bool> done_ranks_;
   std::set<ConnId> acks_waiting_;  // ranks and relays told to shut down, not yet acknowledged
 };
 

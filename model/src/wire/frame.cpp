@@ -78,6 +78,32 @@ std::uint64_t read_le(const std::uint8_t* p, int n) {
 
 }  // namespace
 
+std::uint32_t max_payload(FrameType type) {
+  // Generous for bodies of a few fields and strings of at most kMaxEndpointLength; a peer that
+  // announces more for them is lying, and is refused before it can make us wait for the bytes.
+  constexpr std::uint32_t kSmallBody = 4096;
+  switch (type) {
+    case FrameType::Hello:
+    case FrameType::Register:
+    case FrameType::Done:
+    case FrameType::Shutdown:
+    case FrameType::Goodbye:
+    case FrameType::ProbeOrder:
+    case FrameType::ProbeResult:
+    case FrameType::RelayRegister:
+    case FrameType::RelayHello:
+    case FrameType::Undeliverable:
+    case FrameType::Settled:
+    case FrameType::Start:
+    case FrameType::PeerUnreachable:
+    case FrameType::ShutdownAck:
+    case FrameType::Release:
+      return kSmallBody;
+    default:
+      return kMaxPayload;
+  }
+}
+
 Bytes encode(const Frame& frame) {
   Writer w;
   w.buffer().reserve(kHeaderSize + frame.payload.size());
@@ -127,21 +153,23 @@ std::optional<DecodeError> Deframer::parse_header() {
   if (h[6] != 0 || h[7] != 0) return DecodeError{"reserved header bytes are not zero"};
   std::uint64_t length = read_le(h + 20, 4);
   std::uint64_t filler = read_le(h + 24, 8);
-  if (length > kMaxPayload) {
-    return DecodeError{"oversized payload: " + std::to_string(length) + " bytes > " +
-                       std::to_string(kMaxPayload)};
+  const auto type = static_cast<FrameType>(h[2]);
+  if (length > max_payload(type)) {
+    return DecodeError{std::string("oversized payload: ") + std::to_string(length) + " bytes > " +
+                       std::to_string(max_payload(type)) + " for a " + to_string(type) + " frame"};
   }
   if (filler > kMaxFiller) return DecodeError{"oversized filler: " + std::to_string(filler)};
   Frame f;
-  f.type = static_cast<FrameType>(h[2]);
+  f.type = type;
   f.hops = h[4];
   f.ttl = h[5];
   f.src = static_cast<Rank>(static_cast<std::int32_t>(read_le(h + 8, 4)));
   f.dst = static_cast<Rank>(static_cast<std::int32_t>(read_le(h + 12, 4)));
   f.seq = static_cast<std::uint32_t>(read_le(h + 16, 4));
-  f.payload.resize(length);  // filled once the bytes are there
+  // No room is made for the payload here: the announced length is only a claim (see wire.hpp).
   f.filler = filler;
   read_pos_ += kHeaderSize;
+  payload_length_ = static_cast<std::uint32_t>(length);
   pending_ = std::move(f);
   filler_needed_ = filler;
   return std::nullopt;
@@ -157,10 +185,10 @@ std::variant<std::monostate, Frame, DecodeError> Deframer::next() {
     }
   }
   if (!payload_done_) {
-    const std::size_t length = pending_->payload.size();
+    const std::size_t length = payload_length_;
     if (buffered() < length) return std::monostate{};
-    std::copy_n(buffer_.begin() + static_cast<std::ptrdiff_t>(read_pos_), length,
-                pending_->payload.begin());
+    const auto from = buffer_.begin() + static_cast<std::ptrdiff_t>(read_pos_);
+    pending_->payload.assign(from, from + static_cast<std::ptrdiff_t>(length));
     read_pos_ += length;
     payload_done_ = true;
   }

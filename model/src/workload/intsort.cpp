@@ -6,6 +6,8 @@
 // rank 0 checks the result is globally sorted and a permutation of the input.
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string>
 
 #include "tsunagi/model/codec.hpp"
 #include "tsunagi/model/rng.hpp"
@@ -39,6 +41,11 @@ class IntSort final : public Workload {
 
   void on_message(WorkloadContext& ctx, Rank src, std::uint32_t tag, const Bytes& body,
                   std::uint64_t) override {
+    if (auto why = malformed(src, tag, body)) {
+      // A peer's message this rank cannot use: said so, and the sort goes on without it.
+      ctx.decision("message_rejected", {{"src", src}, {"tag", tag}, {"reason", *why}});
+      return;
+    }
     wire::Reader r(body);
     std::uint32_t iter = r.u32();
     Pending& p = pending_[iter];
@@ -56,6 +63,52 @@ class IntSort final : public Workload {
   }
 
  private:
+  // Why a message cannot be used, or nothing. Every index the sort takes from a message is
+  // checked here first: a short splits body once made send_keys write past its bucket table
+  // (issue 17, found by fuzzing).
+  std::optional<std::string> malformed(Rank src, std::uint32_t tag, const Bytes& body) const {
+    const auto p = static_cast<std::size_t>(p_);
+    if (src < 0 || src >= p_) return "unknown source rank";
+    if (body.size() < 4) return "no iteration number";
+    switch (tag) {
+      case kHistogram:
+        if (body.size() != 4 + 4 * std::size_t{buckets_}) return "histogram of the wrong size";
+        return std::nullopt;
+      case kSplits:
+        if (src != 0) return "splits come from rank 0 only";
+        if (body.size() != 4 + 4 * (p + 1)) return "splits of the wrong size";
+        return bad_splits(body);
+      case kKeys: {
+        wire::Reader r(body);
+        r.u32();
+        const std::uint32_t n = r.u32();
+        if (!r.ok() || body.size() != 8 + 4 * std::size_t{n}) return "keys of the wrong size";
+        return std::nullopt;
+      }
+      case kSummary:
+        if (!read_summary(body).present) return "unreadable summary";
+        return std::nullopt;
+      default:
+        return "unknown tag";
+    }
+  }
+
+  // Splits must start at bucket 0, never go down and end at the bucket count, so every bucket
+  // has exactly one owner.
+  std::optional<std::string> bad_splits(const Bytes& body) const {
+    wire::Reader r(body);
+    r.u32();
+    std::uint32_t previous = 0;
+    for (int d = 0; d <= p_; ++d) {
+      const std::uint32_t first = r.u32();
+      if ((d == 0 && first != 0) || first < previous || first > buckets_ ||
+          (d == p_ && first != buckets_))
+        return "splits out of order";
+      previous = first;
+    }
+    return std::nullopt;
+  }
+
   void generate_keys(WorkloadContext& ctx) {
     auto total = cfg_.total_keys;
     auto rank = static_cast<std::uint64_t>(ctx.rank());

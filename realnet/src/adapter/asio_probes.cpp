@@ -12,6 +12,10 @@ namespace {
 constexpr std::uint8_t kPing = 'P';
 constexpr std::uint8_t kPong = 'Q';
 constexpr std::size_t kPingHeader = 1 + 8 + 4;  // kind, probe id, sample number
+// The largest ping: the core asks for 64 bytes (ProbeRttCmd). The echo answers only pings of
+// this format — at most this size, zeros after the header — so it cannot be used to reflect
+// large datagrams at a third party whose address a sender forged (docs/security.md).
+constexpr std::size_t kMaxPingBytes = 64;
 constexpr std::uint8_t kBulkAck = 'A';
 constexpr std::size_t kBulkChunk = 4 << 20;  // zeros handed to one async_write
 
@@ -22,6 +26,14 @@ std::uint64_t get_u64(const std::uint8_t* at) {
   std::uint64_t value = 0;
   for (int i = 0; i < 8; ++i) value |= std::uint64_t{at[i]} << (8 * i);
   return value;
+}
+
+// A ping we would send: header, then zeros, kMaxPingBytes at most.
+bool well_formed_ping(const std::vector<std::uint8_t>& datagram, std::size_t size) {
+  if (size < kPingHeader || size > kMaxPingBytes || datagram[0] != kPing) return false;
+  return std::all_of(datagram.begin() + kPingHeader,
+                     datagram.begin() + static_cast<std::ptrdiff_t>(size),
+                     [](std::uint8_t b) { return b == 0; });
 }
 
 // A bulk transfer's state, shared by its handlers.
@@ -42,7 +54,6 @@ struct BulkSink {
   std::array<std::uint8_t, 8> size{};
   std::uint64_t expected = 0;
   std::uint64_t received = 0;
-  std::vector<std::uint8_t> buffer = std::vector<std::uint8_t>(256 * 1024);
   std::uint8_t ack = kBulkAck;
 };
 
@@ -60,6 +71,7 @@ void AsioProcess::receive_datagram() {
 void AsioProcess::on_datagram(std::size_t size) {
   if (size < kPingHeader) return;
   if (datagram_[0] == kPing) {
+    if (!well_formed_ping(datagram_, size)) return;  // not ours: never echoed
     // The echo: answered at once, also after this process exited (peers may still measure).
     auto reply = std::make_shared<std::vector<std::uint8_t>>(
         datagram_.begin(), datagram_.begin() + static_cast<std::ptrdiff_t>(size));
@@ -95,7 +107,7 @@ void AsioProcess::start_rtt_probe(const ProbeRttCmd& cmd) {
   }
   RttProbe probe;
   probe.target = udp::endpoint(target.address(), target.port());
-  probe.bytes = std::max<std::uint32_t>(cmd.bytes, kPingHeader);
+  probe.bytes = std::clamp<std::uint32_t>(cmd.bytes, kPingHeader, kMaxPingBytes);
   probe.wanted = std::max(cmd.samples, options_.min_rtt_samples);
   probe.timer = std::make_shared<asio::steady_timer>(io_);
   rtt_probes_[cmd.probe] = std::move(probe);
@@ -195,9 +207,14 @@ void AsioProcess::start_throughput_probe(const ProbeThroughputCmd& cmd) {
 }
 
 // The receiving end of a throughput probe: reads the announced number of bytes, confirms.
+// The bytes are read into the process's one read buffer as they arrive (wait until readable,
+// then read), so a sink holds no buffer of its own: a connection that announces terabytes and
+// sends nothing costs its socket and a few words, not 256 KiB (docs/security.md).
 void AsioProcess::serve_bulk_sink(std::shared_ptr<tcp::socket> socket) {
   auto sink = std::make_shared<BulkSink>();
   sink->socket = std::move(socket);
+  boost::system::error_code ignored;
+  sink->socket->non_blocking(true, ignored);
   auto read_more = std::make_shared<std::function<void()>>();
   *read_more = [this, sink, read_more] {
     if (sink->received >= sink->expected) {
@@ -212,12 +229,17 @@ void AsioProcess::serve_bulk_sink(std::shared_ptr<tcp::socket> socket) {
                         });
       return;
     }
-    const auto want = static_cast<std::size_t>(
-        std::min<std::uint64_t>(sink->buffer.size(), sink->expected - sink->received));
-    sink->socket->async_read_some(
-        asio::buffer(sink->buffer.data(), want),
-        [sink, read_more](const boost::system::error_code& error, std::size_t n) {
-          if (error) {
+    sink->socket->async_wait(
+        tcp::socket::wait_read, [this, sink, read_more](const boost::system::error_code& error) {
+          if (error || shut_down_) {
+            *read_more = nullptr;
+            return;
+          }
+          const auto want = static_cast<std::size_t>(
+              std::min<std::uint64_t>(read_buffer_.size(), sink->expected - sink->received));
+          boost::system::error_code e;
+          const std::size_t n = sink->socket->read_some(asio::buffer(read_buffer_.data(), want), e);
+          if (e && e != asio::error::would_block) {  // the prober went away
             *read_more = nullptr;
             return;
           }

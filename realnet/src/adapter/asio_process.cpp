@@ -16,6 +16,7 @@ AsioProcess::AsioProcess(asio::io_context& io, std::unique_ptr<Process> core,
       options_(std::move(options)),
       acceptor_(io),
       udp_(io),
+      accept_pause_(io),
       core_timer_(io) {}
 
 AsioProcess::~AsioProcess() = default;
@@ -152,6 +153,7 @@ void AsioProcess::shut_down() {
   stop("shut down before it exited");
   boost::system::error_code ignored;
   acceptor_.close(ignored);
+  accept_pause_.cancel();
   udp_.close(ignored);
   for (auto& [id, conn] : std::map(conns_)) {
     conn->socket.close(ignored);

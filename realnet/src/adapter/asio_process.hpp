@@ -56,6 +56,13 @@ struct AdapterOptions {
   int min_rtt_samples = 1;
   std::chrono::milliseconds sample_timeout{500};  // a lost ping is sent again after this
   int max_lost_samples = 20;                      // then the probe fails (ok = false)
+  // Hostile input (docs/security.md): an accepted connection that has not said what it is for
+  // (its purpose byte) by then is closed, so idle connections cannot hold descriptors forever;
+  // and when accepting fails for want of descriptors, accepting pauses this long.
+  std::chrono::milliseconds purpose_timeout{10'000};
+  std::chrono::milliseconds accept_pause{100};
+  // Where the adapter's own log lines go (the daemon's log); unset: standard error.
+  std::function<void(const std::string&)> log;
 };
 
 // A daemon's process table: one row, itself (a rank, the rendezvous, or a relay when it is no
@@ -140,6 +147,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
 
   // asio_streams.cpp: TCP connections
   void accept_next();
+  void accept_later(const boost::system::error_code& error);
   void on_accepted_socket(tcp::socket socket);
   void on_connect_done(ConnId id, const ConnPtr& conn, const boost::system::error_code& error);
   void start_reading(ConnId id, const ConnPtr& conn, bool read_now);
@@ -152,6 +160,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void send_ping(std::uint64_t id);
   void finish_rtt(std::uint64_t id, bool ok);
   void serve_bulk_sink(std::shared_ptr<tcp::socket> socket);
+  void log(const std::string& line) const;
 
   asio::io_context& io_;
   AdapterOptions options_;
@@ -162,6 +171,8 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // connection holds a buffer while it waits (256 KiB reads halve the per-byte cost of 64 KiB).
   std::vector<std::uint8_t> read_buffer_ = std::vector<std::uint8_t>(256 * 1024);
   udp::endpoint datagram_from_;
+  asio::steady_timer accept_pause_;  // accepting again after running out of descriptors
+  bool descriptors_logged_ = false;  // that is said once, not at every retry
 
   std::map<ConnId, ConnPtr> conns_;
   std::map<std::uint64_t, RttProbe> rtt_probes_;

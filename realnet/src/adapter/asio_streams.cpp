@@ -1,5 +1,6 @@
 // TCP connections: connect (with the core's time-out), accept, frames in and out, close.
 #include <array>
+#include <iostream>
 
 #include "asio_process.hpp"
 
@@ -10,6 +11,14 @@ namespace {
 const std::array<std::uint8_t, 64 * 1024> kZeros{};
 // One write hands the kernel at most this much, so a bulk send does not starve the others.
 constexpr std::size_t kWriteBudget = 1 << 20;
+
+// Accepting failed for want of descriptors (this process's or the system's) or kernel memory:
+// trying again at once fails again at once.
+bool out_of_descriptors(const boost::system::error_code& error) {
+  namespace err = asio::error;
+  return error == err::no_descriptors || error == err::no_buffer_space || error == err::no_memory ||
+         error == boost::system::errc::too_many_files_open_in_system;
+}
 
 // The kernel's verdict on a connect. How long to wait for one is the core's decision: it closes
 // the connection when its connect_timeout passes (the pending connect is then dropped).
@@ -54,17 +63,49 @@ void AsioProcess::accept_next() {
   acceptor_.async_accept([this](const boost::system::error_code& error, tcp::socket socket) {
     if (shut_down_ || error == asio::error::operation_aborted) return;
     if (!error) on_accepted_socket(std::move(socket));
+    if (out_of_descriptors(error)) return accept_later(error);
     accept_next();
   });
 }
 
+// With every descriptor taken, the pending connection stays in the kernel's queue and accept
+// fails again at once: re-arming it immediately spun a core at 99 % and starved the process's
+// other work. Accepting pauses instead, until descriptors may have been freed (a connection
+// closed, an idle one timed out), and the condition is logged once, not at every retry.
+void AsioProcess::accept_later(const boost::system::error_code& error) {
+  if (!descriptors_logged_) {
+    descriptors_logged_ = true;
+    log("cannot accept connections: " + error.message() + "; retrying every " +
+        std::to_string(options_.accept_pause.count()) + " ms (raise ulimit -n?)");
+  }
+  accept_pause_.expires_after(options_.accept_pause);
+  accept_pause_.async_wait([this](const boost::system::error_code& e) {
+    if (!e && !shut_down_) accept_next();
+  });
+}
+
+void AsioProcess::log(const std::string& line) const {
+  if (options_.log) return options_.log(line);
+  std::cerr << "[tsunagi " << options_.label << "] " << line << std::endl;
+}
+
 // The first byte says what the connection is for; a connection that closes before it (a
-// daemon checking that this one is up) leaves no trace.
+// daemon checking that this one is up) leaves no trace. One that neither sends it nor closes
+// is closed after purpose_timeout: our own connections send it at once.
 void AsioProcess::on_accepted_socket(tcp::socket socket) {
   auto pending = std::make_shared<tcp::socket>(std::move(socket));
   auto purpose = std::make_shared<std::uint8_t>(0);
+  auto deadline = std::make_shared<asio::steady_timer>(io_, options_.purpose_timeout);
+  auto said = std::make_shared<bool>(false);  // the read ended: the deadline no longer applies
+  deadline->async_wait([pending, said](const boost::system::error_code& error) {
+    boost::system::error_code ignored;
+    if (!error && !*said) pending->close(ignored);  // the read below then ends with an error
+  });
   asio::async_read(*pending, asio::buffer(purpose.get(), 1),
-                   [this, pending, purpose](const boost::system::error_code& error, std::size_t) {
+                   [this, pending, purpose, deadline, said](const boost::system::error_code& error,
+                                                            std::size_t) {
+                     *said = true;
+                     deadline->cancel();
                      if (error || shut_down_) return;
                      if (*purpose == kPurposeBulk) return serve_bulk_sink(pending);
                      if (*purpose != kPurposeFrames) return;  // not one of ours: dropped

@@ -183,6 +183,7 @@ int run_daemon(DaemonOptions& o, Role role) {
   auto status = [&](const std::string& text) {
     if (o.status) std::cout << "tsunagi-status " << label << ' ' << text << std::endl;
   };
+  adapter.log = log_line;  // the adapter's own lines (out of descriptors) go to the daemon's log
 
   std::signal(SIGPIPE, SIG_IGN);
   asio::io_context io;

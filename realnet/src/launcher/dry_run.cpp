@@ -67,7 +67,10 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
     for (const auto& relay : net.relay_hosts)
       out << "# relay host " << relay.label << ": namespace " << relay.ns << ", " << relay.ip
           << " (site " << relay.site << "; its daemon runs with plan = relay)\n";
-    if (!net.ns_exec.empty()) out << "# WAN: SYN timing, routers' forwarding and policies\n";
+    if (!net.ns_exec.empty())
+      out << (scenario.network.dragonfly
+                  ? "# Dragonfly routers: forwarding, no reverse-path filter\n"
+                  : "# WAN: SYN timing, routers' forwarding and policies\n");
     for (const auto& [ns, argv] : net.ns_exec) {
       std::vector<std::string> line{"ip", "netns", "exec", ns};
       line.insert(line.end(), argv.begin(), argv.end());

@@ -347,4 +347,15 @@ std::string shell_line(const std::vector<std::string>& argv) {
   return line;
 }
 
+void stamp_epoch(LaunchPlan& plan, std::int64_t epoch_ns) {
+  auto stamp = [&](PlannedProcess& process) {
+    auto& argv = process.argv;
+    for (std::size_t i = 0; i + 1 < argv.size(); ++i)
+      if (argv[i] == "--epoch-ns") argv[i + 1] = std::to_string(epoch_ns);
+  };
+  stamp(plan.rendezvous);
+  for (PlannedProcess& relay : plan.relays) stamp(relay);
+  for (PlannedProcess& node : plan.nodes) stamp(node);
+}
+
 }  // namespace tsunagi::realnet

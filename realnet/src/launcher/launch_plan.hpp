@@ -68,6 +68,12 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
                             const DaemonPaths& paths, std::int64_t epoch_ns,
                             const std::string& prefix);
 
+// Sets the epoch every daemon's trace counts from (`--epoch-ns`) in the planned command lines
+// of the rendezvous, relays and nodes. The launcher plans before it builds the network and
+// stamps the epoch once the network is up, just before the first process starts: the trace's
+// time 0 and the [[faults]] clock are then the processes' start, as in the simulators.
+void stamp_epoch(LaunchPlan& plan, std::int64_t epoch_ns);
+
 // A command line as a shell would read it (quoted where needed).
 std::string shell_line(const std::vector<std::string>& argv);
 

@@ -193,8 +193,8 @@ void Launch::watch_until_done() {
     Fault fault = parse_fault(text, scenario::process_count(scenario_));
     if (fault.kind == Fault::Kind::Kill) kills.push_back(fault);
   }
-  const auto start = std::chrono::steady_clock::now();
-  const auto deadline = start + std::chrono::duration<double>(options_.timeout_s);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(options_.timeout_s);
   // After a failure the others get a moment to exit on their own (the rendezvous's failure
   // reaches the nodes as a lost connection), then they are stopped.
   const auto grace = std::chrono::seconds(2);
@@ -205,7 +205,8 @@ void Launch::watch_until_done() {
     handle(lines, deaths);
     const auto clock = std::chrono::steady_clock::now();
     for (auto it = kills.begin(); it != kills.end();) {
-      if (clock - start < std::chrono::duration<double>(it->at_s)) {
+      // [[faults]] times count on the trace's clock (the epoch), not from the last start.
+      if (static_cast<double>(now()) < it->at_s * 1e9) {
         ++it;
         continue;
       }
@@ -268,6 +269,11 @@ runner::RunSummary Launch::run() {
       for (auto& [label, t] : tracked_) t.child = child;
       child_label_[child] = plan_.rendezvous.label;
     } else {
+      // Time 0 of the trace and of [[faults]]: the processes' start, as in the simulators.
+      epoch_ns_ = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count();
+      stamp_epoch(plan_, epoch_ns_);
       tracked_[plan_.rendezvous.label];
       start_process(plan_.rendezvous, "");
       wait_for_rendezvous();

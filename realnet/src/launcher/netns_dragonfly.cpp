@@ -1,7 +1,10 @@
 // Planning a Dragonfly in namespaces. See netns_dragonfly.hpp.
 #include "netns_dragonfly.hpp"
 
+#include <algorithm>
+#include <map>
 #include <stdexcept>
+#include <utility>
 
 #include "netns_builder.hpp"
 #include "tsunagi/scenarios/dragonfly.hpp"
@@ -43,13 +46,33 @@ std::string link_mac(int link, int end) {
   return mac_address(0x7b << 16 | (2 * link + end));
 }
 
-int link_between(const std::vector<DragonflyLink>& links, int a, int b) {
-  for (std::size_t i = 0; i < links.size(); ++i)
-    if ((links[i].a == a && links[i].b == b) || (links[i].a == b && links[i].b == a))
-      return static_cast<int>(i);
-  throw std::logic_error("Dragonfly routers " + std::to_string(a) + " and " + std::to_string(b) +
-                         " are not adjacent");
-}
+// The router links by their two ends (either order), built once: every router has a route to
+// every other router, so looking links up by a scan would cost routers^2 x links.
+class LinkIndex {
+ public:
+  explicit LinkIndex(const std::vector<DragonflyLink>& links) : links_(links) {
+    for (std::size_t i = 0; i < links.size(); ++i)
+      by_ends_[{links[i].a, links[i].b}] = static_cast<int>(i);
+  }
+  int between(int a, int b) const {
+    const auto it = by_ends_.find({std::min(a, b), std::max(a, b)});
+    if (it == by_ends_.end())
+      throw std::logic_error("Dragonfly routers " + std::to_string(a) + " and " +
+                             std::to_string(b) + " are not adjacent");
+    return it->second;
+  }
+  // `from`'s interface on its link to the adjacent router `to`, and `to`'s address on it: what
+  // `from`'s routes through `to` name.
+  std::pair<std::string, std::string> hop(int from, int to) const {
+    const int l = between(from, to);
+    const int to_end = links_[static_cast<std::size_t>(l)].a == to ? 0 : 1;
+    return {link_if(l), link_ip(l, to_end)};
+  }
+
+ private:
+  const std::vector<DragonflyLink>& links_;
+  std::map<std::pair<int, int>, int> by_ends_;
+};
 
 struct LanHost {
   std::string ns, ip, mac;
@@ -97,16 +120,18 @@ void wire_router_links(const DragonflySpec& spec, const std::string& prefix, Bui
   }
 }
 
-// Every router's route to every other router's subnet, next hop by the Dragonfly's rule.
+// Every router's route to every other router's subnet, next hop by the Dragonfly's rule (the
+// kernel then forwards along dragonfly_router_path, as SimGrid and ns-3 route).
 void add_routes(const DragonflySpec& spec, const std::string& prefix, Builder& build) {
+  const std::vector<DragonflyLink> links = scenario::dragonfly_links(spec);
+  const LinkIndex index(links);
   const int routers = scenario::router_count(spec);
   for (int from = 0; from < routers; ++from)
     for (int to = 0; to < routers; ++to) {
       if (from == to) continue;
-      const NextHop hop = dragonfly_next_hop(spec, from, to);
+      const auto [ifname, via] = index.hop(from, scenario::dragonfly_next_router(spec, from, to));
       build.ns(router_ns(prefix, from))
-          .push_back("route add " + dragonfly_subnet(to) + " via " + hop.via + " dev " +
-                     hop.ifname);
+          .push_back("route add " + dragonfly_subnet(to) + " via " + via + " dev " + ifname);
     }
 }
 
@@ -114,14 +139,6 @@ void add_routes(const DragonflySpec& spec, const std::string& prefix, Builder& b
 
 std::string dragonfly_subnet(int router) {
   return router_host_ip(router, 0) + "/24";
-}
-
-NextHop dragonfly_next_hop(const DragonflySpec& spec, int from, int to) {
-  const int next = scenario::dragonfly_next_router(spec, from, to);
-  const std::vector<DragonflyLink> links = scenario::dragonfly_links(spec);
-  const int l = link_between(links, from, next);
-  const int next_end = links[static_cast<std::size_t>(l)].a == next ? 0 : 1;
-  return {link_if(l), link_ip(l, next_end)};
 }
 
 NetnsPlan plan_netns_dragonfly(const scenario::Scenario& scenario, const std::string& prefix,

@@ -91,7 +91,10 @@ void plan_wan(const scenario::Scenario& scenario, const std::string& prefix,
                             {"sysctl", "-q", "-w", "net.ipv4.ip_forward=1",
                              "net.ipv4.tcp_syn_retries=" + std::to_string(network.syn.syn_retries),
                              "net.ipv4.tcp_syn_linear_timeouts=0"}});
-    for (auto& rule : router_rules(network, c, subnet)) plan.ns_exec.push_back({router, rule});
+    const auto addresses = [](int d) {
+      return std::vector<std::string>{subnet(d), router_wan_ip(d) + "/32"};
+    };
+    for (auto& rule : router_rules(network, c, addresses)) plan.ns_exec.push_back({router, rule});
   }
 }
 

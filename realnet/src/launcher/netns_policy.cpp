@@ -24,8 +24,40 @@ int cluster_index(const scenario::Network& network, const std::string& name) {
 
 }  // namespace
 
-std::vector<std::vector<std::string>> router_rules(const scenario::Network& network, int c,
-                                                   const std::function<std::string(int)>& subnet) {
+namespace {
+
+// What a router lets through that is *not* forwarded: a Gateway relay runs on the router itself,
+// so its connections pass INPUT and OUTPUT, not FORWARD. policy_outcome treats it as a host of
+// its cluster except behind NAT (where it holds the public address), so a firewall must filter
+// it as it filters the LAN: inbound from the WAN for both firewall kinds, outbound for a
+// two-way firewall.
+void gateway_rules(const scenario::ClusterSpec& cluster, const std::vector<std::string>& allowed,
+                   std::vector<Rule>& rules) {
+  struct Way {
+    const char* chain;
+    const char* iface_flag;
+    const char* peer_flag;
+  };
+  std::vector<Way> ways{{"INPUT", "-i", "-s"}};
+  if (cluster.policy == scenario::ClusterPolicy::Firewall) ways.push_back({"OUTPUT", "-o", "-d"});
+  for (const Way& way : ways) {
+    rules.push_back(ipt({"-A", way.chain, way.iface_flag, kRouterWan, "-m", "conntrack",
+                         "--ctstate", "ESTABLISHED,RELATED", "-j", "ACCEPT"}));
+    for (const std::string& peer : allowed)
+      rules.push_back(
+          ipt({"-A", way.chain, way.iface_flag, kRouterWan, way.peer_flag, peer, "-j", "ACCEPT"}));
+    if (cluster.firewall_rejects)
+      rules.push_back(ipt({"-A", way.chain, way.iface_flag, kRouterWan, "-p", "tcp", "-j", "REJECT",
+                           "--reject-with", "tcp-reset"}));
+    rules.push_back(ipt({"-A", way.chain, way.iface_flag, kRouterWan, "-j", "DROP"}));
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<std::string>> router_rules(
+    const scenario::Network& network, int c,
+    const std::function<std::vector<std::string>(int)>& addresses) {
   const auto& cluster = network.clusters[static_cast<std::size_t>(c)];
   std::vector<Rule> rules;
   // Bursts of connection attempts beyond the rate: SYNs crossing the router in either direction
@@ -42,11 +74,15 @@ std::vector<std::vector<std::string>> router_rules(const scenario::Network& netw
       {"-A", "FORWARD", "-m", "conntrack", "--ctstate", "ESTABLISHED,RELATED", "-j", "ACCEPT"}));
   // NAT: private addresses are not reachable from outside whatever `allow` says (policy_outcome).
   const bool nat = cluster.policy == scenario::ClusterPolicy::Nat;
+  std::vector<std::string> allowed;  // every address of the allowed clusters (LAN and gateway)
   for (const std::string& name : nat ? std::vector<std::string>{} : cluster.allow) {
     const int d = cluster_index(network, name);
     if (d < 0) continue;  // the loader already named unknown clusters
-    rules.push_back(ipt({"-A", "FORWARD", "-s", subnet(d), "-j", "ACCEPT"}));
-    rules.push_back(ipt({"-A", "FORWARD", "-d", subnet(d), "-j", "ACCEPT"}));
+    for (const std::string& a : addresses(d)) allowed.push_back(a);
+  }
+  for (const std::string& a : allowed) {
+    rules.push_back(ipt({"-A", "FORWARD", "-s", a, "-j", "ACCEPT"}));
+    rules.push_back(ipt({"-A", "FORWARD", "-d", a, "-j", "ACCEPT"}));
   }
   // Firewall: both directions blocked; the others: what leaves the LAN passes.
   if (cluster.policy != scenario::ClusterPolicy::Firewall)
@@ -58,6 +94,8 @@ std::vector<std::vector<std::string>> router_rules(const scenario::Network& netw
   rules.push_back(ipt({"-P", "FORWARD", "DROP"}));
   if (nat)
     rules.push_back(ipt({"-t", "nat", "-A", "POSTROUTING", "-o", kRouterWan, "-j", "MASQUERADE"}));
+  else
+    gateway_rules(cluster, allowed, rules);
   return rules;
 }
 

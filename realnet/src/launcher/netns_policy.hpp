@@ -14,8 +14,11 @@ namespace tsunagi::realnet {
 inline constexpr const char* kRouterLan = "lan";
 inline constexpr const char* kRouterWan = "wan";
 
-// The iptables argv lists for cluster `c`'s router; `subnet(d)` is cluster d's CIDR.
-std::vector<std::vector<std::string>> router_rules(const scenario::Network& network, int c,
-                                                   const std::function<std::string(int)>& subnet);
+// The iptables argv lists for cluster `c`'s router; `addresses(d)` are cluster d's addresses as
+// seen on the WAN (its LAN's CIDR and its router's public address, where a Gateway relay and
+// masqueraded hosts appear).
+std::vector<std::vector<std::string>> router_rules(
+    const scenario::Network& network, int c,
+    const std::function<std::vector<std::string>(int)>& addresses);
 
 }  // namespace tsunagi::realnet

@@ -35,6 +35,9 @@ struct InferenceConfig {
   int rtt_samples = 3;          // K probes per peer, the minimum is kept (paper 000 §2.1)
   int rtt_parallel = 1;         // probes a node keeps in flight at once
   double min_jump_ratio = 0.3;  // a cut counts only if RTT grows by at least this fraction
+  // Steps of a node's RTT row within this share of the largest one are ties, and the innermost
+  // of them is the own switch (0 = paper 000's rule: the largest, the first of exact ties).
+  double tie_tolerance = 0.25;
   // Host-mates are known from the host labels processes register with (a process knows its
   // machine). For runs where labels say nothing, > 0 also detects them from RTTs: a near side
   // below this share of the far side is read as one host (0.25 suits LANs; 0 = off).

@@ -86,8 +86,18 @@ struct DecodeError {
   std::string reason;
 };
 
+// The most payload a frame of `type` may announce. Frames with fixed, small bodies (hello,
+// register, done, ...) get a small bound, so a header announcing megabytes for them is refused
+// before a byte of it is waited for; the rest may carry up to kMaxPayload.
+std::uint32_t max_payload(FrameType type);
+
 // Incremental, strict decoder for one connection's byte stream. After an error it stays
 // failed: a stream cannot be resynchronised, so the connection must be closed.
+//
+// Memory follows the bytes that arrived, never the lengths a header announces: a header alone
+// allocates nothing for its payload, which is copied out only once all of it is here. A
+// connection therefore holds at most one frame's bytes that really arrived (kHeaderSize +
+// kMaxPayload at most, plus the chunk being fed), however large the lengths a peer announces.
 class Deframer {
  public:
   // Appends stream bytes; `filler_credit` counts filler bytes the backend modelled without
@@ -105,7 +115,8 @@ class Deframer {
   Bytes buffer_;
   std::size_t read_pos_ = 0;
   std::uint64_t filler_credit_ = 0;
-  std::optional<Frame> pending_;  // header parsed, waiting for payload/filler
+  std::optional<Frame> pending_;      // header parsed, waiting for payload/filler
+  std::uint32_t payload_length_ = 0;  // of the pending frame, as its header announced
   std::uint64_t filler_needed_ = 0;
   bool payload_done_ = false;  // payload copied, filler still outstanding
   bool failed_ = false;

@@ -36,6 +36,10 @@ struct RunFacts {
   // Whether the true network meets the exact tree method's assumptions (docs/tree-inference.md):
   // hosts on leaf switches only, every uplink a bottleneck for two host-speed transfers.
   bool tree_assumptions_hold = false;
+  // Whether the true network meets the condition under which group inference is guaranteed
+  // right (docs/tree-inference.md), and the first switch that breaks it (or why not computed).
+  bool groups_condition_holds = false;
+  std::string groups_condition;
   // Why the network has no switch tree to score an inferred tree against (a Dragonfly's routers
   // form a graph, not a tree); empty when it has one. Written as inference.tree_correct.
   std::string tree_not_applicable;
@@ -45,6 +49,9 @@ struct RunFacts {
   std::vector<std::string> cluster_names;
   std::vector<int> rank_cluster;
   std::vector<std::vector<bool>> clusters_connectable;
+  // Processes the scenario kills ([[faults]]): messages lost with them are explained, so lost
+  // messages and timed-out pairs fail the run only when this is 0.
+  int injected_faults = 0;
   RunSummary summary;  // how the backend says the run ended
   double wall_s = 0;   // wall-clock seconds the backend ran
 };

@@ -92,6 +92,16 @@ struct RandomTreeSpec {
 };
 std::vector<SwitchSpec> generate_random_tree(const RandomTreeSpec& spec);
 
+// What generate_random_tree(spec) would build, counted without building it, so the loader can
+// refuse a tree too large to hold before it allocates one. Counting stops as soon as either
+// count passes its limit (it is then just above it).
+struct TreeSize {
+  std::int64_t switches = 0;
+  std::int64_t hosts = 0;
+};
+TreeSize random_tree_size(const RandomTreeSpec& spec, std::int64_t max_switches,
+                          std::int64_t max_hosts);
+
 // Number of switches generate_tree would produce, without building them (for size limits).
 std::int64_t tree_switch_count(const TreeSpec& spec);
 

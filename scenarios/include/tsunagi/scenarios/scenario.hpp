@@ -178,6 +178,13 @@ struct SwitchTreeTruth {
 };
 SwitchTreeTruth true_switch_tree(const Scenario& scenario);
 
+// Round-trip time of a probe of `probe_bytes` between a host of switch a and a host of switch
+// b along the route, rtt[a][b] = 2 x (summed latency + probe_bytes / slowest link): what
+// SimGrid's route probe measures. Switch trees and Dragonflies (routers); nullopt with clusters
+// (their WAN routes are the backends' own).
+std::optional<std::vector<std::vector<TimeNs>>> switch_route_rtts(const Network& network,
+                                                                  std::uint64_t probe_bytes);
+
 // ---- ground truth of WAN scenarios (all trivial without clusters)
 
 // Index into network.clusters of the cluster each switch belongs to (-1 without clusters).

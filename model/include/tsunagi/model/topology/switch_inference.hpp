@@ -12,10 +12,11 @@
 //    read as a host boundary. In networks where other switches are more than 1/colocated_ratio
 //    times farther than the own switch (e.g. LAN vs WAN), set colocated_ratio to 0: only
 //    exactly-zero RTTs are then taken as host-mates.
-//  * In a switch hierarchy the paper's rule cuts at the largest jump. If a higher level adds more
-//    RTT than the first hop (sibling switches closer than cousins by more than own switch is
-//    closer than siblings), sibling switches are merged. Paper 000 Fig. 4 has the first jump as
-//    the largest one.
+//  * In a switch hierarchy the paper's rule cuts at the largest jump. Jumps within
+//    tie_tolerance of the largest are ties and the innermost wins, so equal steps per level are
+//    safe; if a higher level adds more RTT than the first hop by more than that, sibling
+//    switches are merged. Paper 000 Fig. 4 has the first jump as the largest one.
+//    docs/tree-inference.md ("When group inference is right") states the exact condition.
 #pragma once
 
 #include <cstddef>
@@ -42,17 +43,27 @@ struct RttCut {
   bool significant = false;  // the jump is large enough to mean a different switch
 };
 
-// The paper's cut rule on an ascending RTT list with at least two entries. See the .cpp for
-// how the index is refined from the second difference to the jump itself.
-RttCut find_rtt_cut(const std::vector<TimeNs>& sorted_rtts, double min_jump_ratio);
+struct CutRule {
+  double min_jump_ratio = 0.3;  // the RTT after the cut must be >= (1 + this) x the one before
+  double tie_tolerance = 0;     // changes within this share of the largest are ties
+};
+
+// The paper's cut rule on an ascending RTT list: the largest change between consecutive gaps,
+// except that of several changes within rule.tie_tolerance of the largest the innermost
+// significant one wins (docs/tree-inference.md, "When group inference is right"). With fewer
+// than two entries there is no cut.
+RttCut find_rtt_cut(const std::vector<TimeNs>& sorted_rtts, const CutRule& rule);
 
 // One node's view of its own switch from its RTT row (one entry per peer; if a peer appears
 // several times its minimum RTT is used, like the paper's min over K samples). Entries with a
 // negative rank are ignored. The row must not contain the node itself.
 SwitchView infer_own_switch(std::vector<RttSample> row, const InferenceConfig& cfg);
 
-// Combines every node's near set into switch groups: u and v are linked only if each names the
-// other (a one-sided claim is ignored), and groups are the connected components. Ranks are
+// Combines every node's near set into switch groups. Each view first keeps only the peers that
+// a strict majority of the node and the peers it mutually claims also name (evidence across
+// nodes: one node cut too far out is outvoted by its switch-mates); then u and v are linked
+// only if each names the other (a one-sided claim is ignored), and groups are the connected
+// components. Ranks are
 // [0, n); out-of-range ranks in near sets are ignored, missing near sets count as empty. Every
 // rank ends up in exactly one group; each group is sorted, groups ordered by smallest rank.
 Groups combine_views(int n, const std::vector<std::vector<Rank>>& near_sets);

@@ -1,0 +1,68 @@
+// Which connection may send a node which frame, and whether the ranks its header names exist.
+//
+// Anyone who can reach a node's listener can open a connection and claim any rank in its hello,
+// so the claim proves nothing; the connection does. Control frames steer the node's whole life
+// (the directory, the groups, probe orders, endpoints, the start and the end of the run), so
+// they are obeyed only on the connection the node opened to the rendezvous itself. Data-plane
+// frames come from the overlay's peers and from the relay the node attached to, never from the
+// rendezvous. Anything else is refused with a reason (frame_rejected) and its connection closed
+// (docs/security.md, "Hostile input").
+#include "node/node.hpp"
+#include "wire/rank_checks.hpp"
+
+namespace tsunagi {
+
+namespace {
+
+std::string only_from(const wire::Frame& frame, const char* who) {
+  return std::string(wire::to_string(frame.type)) + " frames come from " + who + " only";
+}
+
+}  // namespace
+
+std::optional<std::string> Node::refusal(ConnId id, const Conn& c, const wire::Frame& frame) const {
+  using wire::FrameType;
+  using wire::unknown_rank;
+  const bool from_rendezvous = id == rendezvous_conn_;
+  const bool from_relay = relay_conn_ != 0 && id == relay_conn_;
+  const bool from_peer =
+      c.purpose == wire::ConnPurpose::Static || c.purpose == wire::ConnPurpose::Shortcut;
+  switch (frame.type) {
+    case FrameType::Directory:
+    case FrameType::GroupsMsg:
+    case FrameType::ProbeOrder:
+    case FrameType::RttOrder:
+    case FrameType::EndpointReply:
+    case FrameType::RelayList:
+    case FrameType::Start:
+    case FrameType::Shutdown:
+    case FrameType::Release:
+      if (!from_rendezvous) return only_from(frame, "the rendezvous");
+      return std::nullopt;
+    case FrameType::PeerUnreachable:
+      // The rendezvous passes on the source's own report; the source must exist.
+      if (!from_rendezvous) return only_from(frame, "the rendezvous");
+      return unknown_rank(frame.src, n_, "peer_unreachable source");
+    case FrameType::RouteRound:
+      if (c.purpose != wire::ConnPurpose::Static) return only_from(frame, "static neighbours");
+      return std::nullopt;
+    case FrameType::Goodbye:
+      if (c.purpose != wire::ConnPurpose::Shortcut) return only_from(frame, "shortcuts");
+      return std::nullopt;
+    case FrameType::Data:
+      // Routes, shortcuts and workloads are indexed by these ranks.
+      if (!from_peer && !from_relay) return only_from(frame, "peers and the relay");
+      if (auto why = unknown_rank(frame.src, n_, "data source")) return why;
+      return unknown_rank(frame.dst, n_, "data destination");
+    case FrameType::Undeliverable:
+      // From the relay, or passed on by a static neighbour of the site.
+      if (!from_relay && c.purpose != wire::ConnPurpose::Static)
+        return only_from(frame, "the relay");
+      if (auto why = unknown_rank(frame.src, n_, "undeliverable source")) return why;
+      return unknown_rank(frame.dst, n_, "undeliverable destination");
+    default:
+      return std::string("unexpected ") + wire::to_string(frame.type) + " frame";
+  }
+}
+
+}  // namespace tsunagi

@@ -1,0 +1,140 @@
+// Issue 17: the rendezvous faced with strangers and repeating ranks (docs/security.md). Before
+// the fix it answered endpoint queries on connections that never registered, ended the run on
+// n Done frames from one connection, let one connection register twice, and stored near sets
+// naming ranks that do not exist.
+#include <catch2/catch.hpp>
+
+#include "hostile_harness.hpp"
+
+using namespace tsunagi;
+using namespace tsunagi::hostile;
+using wire::ConnPurpose;
+using wire::FrameType;
+
+namespace {
+
+struct Run {
+  Driven rv{make_rendezvous()};
+  std::vector<ConnId> ranks;  // the connection each rank registered on
+};
+
+// A rendezvous of `n` ranks with every rank registered (the directory is out); with `running`,
+// also past inference (plan all: empty views), so the groups are out and Done counts.
+Run registered(int n, bool running, RoutingKind routing = RoutingKind::Rounds) {
+  auto cfg = config(n);
+  cfg->overlay.routing = routing;
+  Run run;
+  run.rv.input(StartedInput{kNoRank, "rv:7000", "", "rv", "", cfg});
+  for (Rank r = 0; r < n; ++r) {
+    const ConnId id = run.rv.accept(static_cast<std::uint64_t>(r) + 1);
+    run.rv.frame(id, wire::make_hello({r, ConnPurpose::Control}));
+    run.rv.frame(id, wire::make_register({r, endpoint_of(r), "h" + std::to_string(r), ""}));
+    run.ranks.push_back(id);
+  }
+  REQUIRE(run.rv.traces("directory").size() == 1);
+  if (running) {
+    for (Rank r = 0; r < n; ++r) run.rv.frame(run.ranks[r], wire::make_rtt_report({r, {}, 0}));
+    REQUIRE(run.rv.traces("groups").size() == 1);
+  }
+  return run;
+}
+
+bool shutdown_sent(const Run& run, std::size_t mark) {
+  for (ConnId id : run.ranks)
+    if (has_type(run.rv.sent(id, mark), FrameType::Shutdown)) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("hostile rendezvous: endpoint queries from unregistered connections are refused",
+          "[hostile][rendezvous]") {
+  Run run = registered(2, true);
+  const ConnId evil = run.rv.accept(100);
+  run.rv.frame(evil, wire::make_hello({0, ConnPurpose::Control}));
+  const std::size_t mark = run.rv.mark();
+  run.rv.frame(evil, wire::make_endpoint_query({{0, 1}}));
+  CHECK(run.rv.rejections(mark) ==
+        std::vector<std::string>{
+            "endpoint_query from a connection that has not registered as a rank"});
+  CHECK(run.rv.sent(evil, mark).empty());  // no endpoint leaked
+  CHECK(run.rv.closed(evil, mark));
+  // A registered rank still gets its answer.
+  run.rv.frame(run.ranks[0], wire::make_endpoint_query({{1}}));
+  const auto reply = run.rv.sent(run.ranks[0], mark);
+  REQUIRE(reply.size() == 1);
+  CHECK(reply[0].type == FrameType::EndpointReply);
+}
+
+TEST_CASE("hostile rendezvous: each rank's done counts once, from its own connection",
+          "[hostile][rendezvous]") {
+  Run run = registered(2, true);
+  const std::size_t mark = run.rv.mark();
+  // Eight Done frames from rank 0 used to end a run of two.
+  for (int i = 0; i < 8; ++i) run.rv.frame(run.ranks[0], wire::make_done(0));
+  CHECK_FALSE(shutdown_sent(run, mark));
+  CHECK(run.rv.rejections(mark) == std::vector<std::string>(7, "done twice"));
+  CHECK_FALSE(run.rv.closed(run.ranks[0], mark));  // the rank itself stays in the run
+  // A stranger's Done, or a rank's Done for another rank, counts for nobody.
+  const ConnId evil = run.rv.accept(100);
+  run.rv.frame(evil, wire::make_done(1));
+  CHECK(mentions(run.rv.rejections(mark), "done from a connection that has not registered"));
+  CHECK_FALSE(shutdown_sent(run, mark));
+  // The run ends when the last rank is really done.
+  run.rv.frame(run.ranks[1], wire::make_done(1));
+  CHECK(shutdown_sent(run, mark));
+  CHECK(run.rv.traces("shutdown", mark).size() == 1);
+}
+
+TEST_CASE("hostile rendezvous: a rank cannot report done for another", "[hostile][rendezvous]") {
+  Run run = registered(3, true);
+  const std::size_t mark = run.rv.mark();
+  run.rv.frame(run.ranks[0], wire::make_done(1));
+  CHECK(run.rv.rejections(mark) ==
+        std::vector<std::string>{"done for rank 1 from rank 0's connection"});
+  run.rv.frame(run.ranks[1], wire::make_done(1));
+  run.rv.frame(run.ranks[2], wire::make_done(2));
+  CHECK_FALSE(shutdown_sent(run, mark));  // rank 0 is not done
+}
+
+TEST_CASE("hostile rendezvous: settled counts once per rank", "[hostile][rendezvous]") {
+  Run run = registered(2, true, RoutingKind::Direct);
+  const std::size_t mark = run.rv.mark();
+  run.rv.frame(run.ranks[0], wire::make_settled(0));
+  run.rv.frame(run.ranks[0], wire::make_settled(0));
+  CHECK(run.rv.traces("all_settled", mark).empty());
+  CHECK(run.rv.rejections(mark) == std::vector<std::string>{"settled twice"});
+  run.rv.frame(run.ranks[1], wire::make_settled(1));
+  CHECK(run.rv.traces("all_settled", mark).size() == 1);
+}
+
+TEST_CASE("hostile rendezvous: a connection registers one identity", "[hostile][rendezvous]") {
+  auto cfg = config(3);
+  Driven rv(make_rendezvous());
+  rv.input(StartedInput{kNoRank, "rv:7000", "", "rv", "", cfg});
+  const ConnId c = rv.accept(1);
+  rv.frame(c, wire::make_register({0, "n0:7000", "h0", ""}));
+  const std::size_t mark = rv.mark();
+  // Taking rank 2's slot too would let one process speak for two.
+  rv.frame(c, wire::make_register({2, "evil:1", "h0", ""}));
+  CHECK(rv.rejections(mark) == std::vector<std::string>{"this connection registered already"});
+  // Rank 2 can still register itself.
+  const ConnId two = rv.accept(2);
+  rv.frame(two, wire::make_register({2, "n2:7000", "h2", ""}));
+  CHECK(rv.rejections(mark).size() == 1);
+}
+
+TEST_CASE("hostile rendezvous: reports naming ranks past the process count are refused",
+          "[hostile][rendezvous]") {
+  Run run = registered(2, false);
+  const std::size_t mark = run.rv.mark();
+  run.rv.frame(run.ranks[0], wire::make_rtt_report({0, {1, 5000}, 3}));
+  CHECK(run.rv.rejections(mark) ==
+        std::vector<std::string>{"near rank 5000 is not a process of this run (2 processes)"});
+  // Unregistered connections report nothing.
+  const ConnId evil = run.rv.accept(100);
+  run.rv.frame(evil, wire::make_rtt_column({0, {1}, {5}}));
+  CHECK(mentions(run.rv.rejections(mark), "rtt_column from a connection that has not registered"));
+  run.rv.frame(run.rv.accept(101), wire::make_probe_result({0, 1, 1, true}));
+  CHECK(mentions(run.rv.rejections(mark), "probe_result from a connection that has not"));
+}
