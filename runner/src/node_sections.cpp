@@ -73,6 +73,10 @@ ordered_json connections_section(const ReportIndex& reports, NullReasons& nulls)
       opened_why, nulls);
   put(section, p, "shortcuts_evicted", evicted ? std::optional(evicted->sum) : std::nullopt,
       evicted_why, nulls);
+  // Beyond the report contract (optional): connections in their goodbye handshake.
+  std::string closing_why;
+  auto closing = totals(reports, "max_closing_connections", closing_why);
+  section["max_closing_per_node"] = closing ? ordered_json(closing->max) : ordered_json(nullptr);
   return section;
 }
 

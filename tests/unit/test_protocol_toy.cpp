@@ -100,6 +100,10 @@ TEST_CASE("toy world: integer sort verifies under every plan and cache size", "[
       if (cache == 0) CHECK(opened == 0);
       if (cache > 0 && plan == PlanKind::TopologyAware) CHECK(opened > 0);
       if (plan == PlanKind::AllToAll) CHECK(max_conn == 15);
+      // Opened or accepted, a node holds at most `cache` shortcuts beside its static links.
+      for (auto& n : w.reports["node"])
+        CHECK(n["max_connections"].get<int>() <=
+              n["static_connections"].get<int>() + cfg.overlay.shortcut_capacity);
     }
   }
 }

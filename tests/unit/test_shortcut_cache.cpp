@@ -131,6 +131,19 @@ TEST_CASE("re-inserting a held peer updates its connection and recency", "[short
   CHECK(cache.insert(-1, 5) == victim(-1, 5));  // not a rank: never held
 }
 
+TEST_CASE("replace moves a held shortcut to another connection, recency unchanged",
+          "[shortcut_cache]") {
+  ShortcutCache cache(2);
+  cache.insert(1, 11);
+  cache.insert(2, 12);
+  CHECK(cache.replace(1, 21));  // the pair's other connection takes over
+  CHECK(cache.find(1) == ConnId{21});
+  CHECK(cache.peers_lru_order() == std::vector<Rank>{1, 2});  // 1 is still the oldest
+  CHECK(cache.insert(3, 13) == victim(1, 21));
+  CHECK_FALSE(cache.replace(7, 77));  // not held: nothing changes
+  CHECK(cache.size() == 2);
+}
+
 TEST_CASE("erase removes a shortcut closed by the other side", "[shortcut_cache]") {
   ShortcutCache cache(3);
   cache.insert(1, 11);

@@ -27,7 +27,8 @@ def load_rows(path):
     rows = []
     for line in lines:
         c = line.split(",")
-        rows.append((c[0], float(c[1]), c[2] == "True", int(c[3]), float(c[4]), int(c[5]), int(c[6])))
+        rows.append((c[0], float(c[1]), c[2] == "True", int(c[3]), float(c[4]), int(c[5]), int(c[6]),
+                     int(c[7])))
     return rows
 
 
@@ -41,11 +42,13 @@ def main():
         r = common.run(SCENARIO, out, sets + extra)
         rows.append((label, r["workload"]["makespan_s"], r["workload"]["verified"],
                      r["connections"]["max_per_node"], r["connections"]["mean_per_node"],
-                     r["connections"]["shortcuts_opened"], r["messages"]["relayed"]))
+                     r["connections"]["shortcuts_opened"], r["messages"]["relayed"],
+                     r["connections"]["max_closing_per_node"]))
         print(f"{label:10s} makespan {rows[-1][1]:.4f} s  verified {rows[-1][2]}  "
-              f"max conn {rows[-1][3]}  shortcuts {rows[-1][5]}  relayed {rows[-1][6]}")
+              f"max conn {rows[-1][3]}  closing {rows[-1][7]}  shortcuts {rows[-1][5]}  "
+              f"relayed {rows[-1][6]}")
     header = ["config", "makespan_s", "verified", "max_connections", "mean_connections",
-              "shortcuts_opened", "messages_relayed"]
+              "shortcuts_opened", "messages_relayed", "max_closing"]
     common.write_csv(os.path.join(HERE, "fig5_intsort.csv"), header, rows)
     plot(rows)
 

@@ -5,13 +5,6 @@
 
 namespace tsunagi {
 
-namespace {
-// Connections the node counts (connections.*): not the rendezvous's, not the one to its relay.
-bool counts_as_data(wire::ConnPurpose purpose) {
-  return purpose == wire::ConnPurpose::Static || purpose == wire::ConnPurpose::Shortcut;
-}
-}  // namespace
-
 std::unique_ptr<Process> make_node() {
   return std::make_unique<Node>();
 }
@@ -212,7 +205,7 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
     case FrameType::Release:
       return on_release();
     case FrameType::Goodbye:
-      return on_goodbye(id);
+      return on_goodbye(id, wire::goodbye_reason(frame));
     default:
       return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
   }
@@ -237,7 +230,7 @@ void Node::on_hello(ConnId id, const wire::Frame& frame) {
 void Node::close_connection(ConnId id) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
-  if (it->second.up && counts_as_data(it->second.purpose)) --counters_.open_data_connections;
+  forget_counts(it->second);
   conns_.erase(it);
   emit(CloseCmd{id});
 }
@@ -251,7 +244,7 @@ void Node::on_closed(ConnId id) {
   }
   Rank peer = it->second.peer;
   auto purpose = it->second.purpose;
-  if (it->second.up && counts_as_data(purpose)) --counters_.open_data_connections;
+  forget_counts(it->second);
   conns_.erase(it);
   if (purpose == wire::ConnPurpose::Relay) return relay_gone(id, "relay_lost");
   if (purpose == wire::ConnPurpose::Shortcut) {
@@ -270,6 +263,20 @@ void Node::on_closed(ConnId id) {
       static_peer_failed(peer);
     }
   }
+}
+
+// Connections the node counts (connections.*): static links and shortcuts, not the
+// rendezvous's, not the one to its relay.
+void Node::count_open(ConnId id) {
+  conns_.at(id).counted = true;
+  ++counters_.open_data_connections;
+  counters_.max_data_connections =
+      std::max(counters_.max_data_connections, counters_.open_data_connections);
+}
+
+void Node::forget_counts(const Conn& c) {
+  if (c.counted) --counters_.open_data_connections;
+  if (c.closing) --counters_.closing_connections;
 }
 
 void Node::trace(const char* kind, nlohmann::json detail) {

@@ -38,8 +38,13 @@ struct NodeCounters {
   std::uint64_t shortcuts_accepted = 0;  // opened towards this node by a peer
   std::uint64_t shortcuts_evicted = 0;
   std::uint64_t rtt_probes = 0;
+  // Data connections in use (static links and held shortcuts) and their peak; connections in
+  // their goodbye handshake (an evicted shortcut, the losing one of two opened at once) are
+  // counted apart: they carry no new data and close after one round trip.
   int open_data_connections = 0;
   int max_data_connections = 0;
+  int closing_connections = 0;
+  int max_closing_connections = 0;
 };
 
 class Node final : public Process, private WorkloadContext {
@@ -64,6 +69,7 @@ class Node final : public Process, private WorkloadContext {
     Rank peer = kNoRank;
     wire::ConnPurpose purpose = wire::ConnPurpose::Control;
     bool closing = false;  // we sent goodbye: receive only, close on the answer
+    bool counted = false;  // in open_data_connections (see NodeCounters)
   };
 
   // node.cpp: dispatch and connection plumbing
@@ -119,9 +125,12 @@ class Node final : public Process, private WorkloadContext {
   void maybe_open_shortcut(Rank peer);
   void shortcut_up(Rank peer, ConnId id, bool initiated);
   void touch_shortcut(Rank peer, ConnId id);
-  void retire_shortcut(ConnId id);
+  void retire_shortcut(ConnId id, wire::GoodbyeReason reason = wire::GoodbyeReason::Evicted);
   void evict_lru_shortcut();  // the least recently used established shortcut goes
-  void on_goodbye(ConnId id);
+  void hold_shortcut(Rank peer, ConnId id, bool initiated);
+  void count_open(ConnId id);
+  void forget_counts(const Conn& c);
+  void on_goodbye(ConnId id, wire::GoodbyeReason reason);
   void flush_waiting_frames();
   void undeliverable(const wire::Frame& frame, const std::string& reason);
   void on_shutdown();

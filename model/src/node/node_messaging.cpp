@@ -5,7 +5,11 @@
 namespace tsunagi {
 
 std::optional<ConnId> Node::direct_conn(Rank peer) {
-  if (auto sc = shortcuts_.find(peer)) return sc;
+  // A held shortcut whose connection is gone or closing waits for the pair's other one.
+  if (auto sc = shortcuts_.find(peer)) {
+    const auto it = conns_.find(*sc);
+    if (it != conns_.end() && !it->second.closing) return sc;
+  }
   auto it = static_conns_.find(peer);
   if (it != static_conns_.end()) return it->second;
   return std::nullopt;
@@ -92,7 +96,7 @@ void Node::on_data(wire::Frame frame) {
 // relayed (paper 000 §3.2 bounds the number of shortcuts; it does not say what a burst does).
 void Node::maybe_open_shortcut(Rank peer) {
   const auto capacity = static_cast<std::size_t>(shortcuts_.capacity());
-  if (capacity == 0 || shortcut_pending_.count(peer)) return;
+  if (capacity == 0 || shortcut_pending_.count(peer) || shortcuts_.contains(peer)) return;
   if (shortcuts_.size() + shortcut_pending_.size() >= capacity) {
     if (shortcuts_.size() == 0) return;  // every slot is still connecting
     evict_lru_shortcut();
@@ -105,25 +109,41 @@ void Node::maybe_open_shortcut(Rank peer) {
   open_connection(*endpoints_.find(peer), peer, wire::ConnPurpose::Shortcut);
 }
 
+// Both ends may open a shortcut to each other at once; the pair keeps exactly one: the
+// connection its lower rank opened, whichever comes up first at either end (a race of the
+// network). The other is retired at both ends. The trace says only that the pair has a shortcut
+// (shortcut_up), once, so the outcome of the race does not show in the decisions.
 void Node::shortcut_up(Rank peer, ConnId id, bool initiated) {
-  shortcut_pending_.erase(peer);
-  ++counters_.open_data_connections;
-  counters_.max_data_connections =
-      std::max(counters_.max_data_connections, counters_.open_data_connections);
-  if (shortcuts_.contains(peer) || static_conns_.count(peer) || shortcuts_.capacity() == 0) {
-    // Both ends opened a shortcut at once (or a static link exists): keep the first one.
-    // The accepted duplicate stays open for its initiator; our own duplicate is retired.
-    if (initiated) retire_shortcut(id);
-    return;
+  if (initiated) shortcut_pending_.erase(peer);
+  constexpr auto kDuplicate = wire::GoodbyeReason::Duplicate;
+  if (static_conns_.count(peer) || shortcuts_.capacity() == 0)
+    return retire_shortcut(id, kDuplicate);
+  if (auto held = shortcuts_.find(peer)) {
+    const auto it = conns_.find(*held);
+    const bool usable = it != conns_.end() && !it->second.closing;
+    // Two openers raced: the lower rank's connection is the pair's. A held entry without a
+    // usable connection waits for exactly this one; one opened by the same end is older.
+    const bool race = usable && it->second.outgoing != initiated;
+    if (race && initiated != (rank_ < peer)) return retire_shortcut(id, kDuplicate);
+    const ConnId older = *held;
+    shortcuts_.replace(peer, id);
+    retire_shortcut(older, kDuplicate);  // first, so the pair never counts twice
+    return count_open(id);
   }
+  // Our own connection to a higher rank is on its way and will be the pair's shortcut.
+  if (!initiated && rank_ < peer && shortcut_pending_.count(peer))
+    return retire_shortcut(id, kDuplicate);
+  hold_shortcut(peer, id, initiated);
+}
+
+// A new shortcut for the pair: room is made before it is traced, as when it is opened. The
+// counters keep the direction; the trace does not (see shortcut_up).
+void Node::hold_shortcut(Rank peer, ConnId id, bool initiated) {
   ++(initiated ? counters_.shortcuts_opened : counters_.shortcuts_accepted);
-  // Which end opened is not traced: when both ends open at once, which connection comes up
-  // first is a race of the network (a true tie in a flow model), and both outcomes leave the
-  // same shortcut. For the same reason room is made before the shortcut is traced, as when it
-  // is opened. The counters keep the direction.
   if (shortcuts_.size() >= static_cast<std::size_t>(shortcuts_.capacity())) evict_lru_shortcut();
   trace("shortcut_up", {{"peer", peer}});
   shortcuts_.insert(peer, id);
+  count_open(id);
 }
 
 void Node::evict_lru_shortcut() {
@@ -140,24 +160,35 @@ void Node::evict_lru_shortcut() {
 // Closing a connection the peer may be sending on would lose its frames in flight (a real
 // TCP peer gets a reset). So eviction is a handshake: we say goodbye and only receive; the peer
 // stops using the connection, answers goodbye and closes; frames before its answer still arrive.
-void Node::retire_shortcut(ConnId id) {
+// From the goodbye on, the connection counts as closing, not as in use.
+void Node::retire_shortcut(ConnId id, wire::GoodbyeReason reason) {
   auto it = conns_.find(id);
   if (it == conns_.end() || it->second.closing) return;
-  it->second.closing = true;
-  send_frame(id, wire::make_goodbye());
+  Conn& c = it->second;
+  if (c.counted) --counters_.open_data_connections;
+  c.counted = false;
+  c.closing = true;
+  ++counters_.closing_connections;
+  counters_.max_closing_connections =
+      std::max(counters_.max_closing_connections, counters_.closing_connections);
+  send_frame(id, wire::make_goodbye(reason));
 }
 
-void Node::on_goodbye(ConnId id) {
+// The peer retires a shortcut connection. Evicted: the pair's shortcut is gone. Duplicate: the
+// peer keeps the pair's other connection (opened by the lower rank), which is on its way here;
+// the cache entry stays, unusable, and takes that connection when it comes up, so the trace is
+// the same whichever arrives first.
+void Node::on_goodbye(ConnId id, wire::GoodbyeReason reason) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
   if (!it->second.closing) {
     Rank peer = it->second.peer;
     auto held = shortcuts_.find(peer);
-    if (held && *held == id) {
+    if (held && *held == id && reason == wire::GoodbyeReason::Evicted) {
       shortcuts_.erase(peer);
       trace("shortcut_closed_by_peer", {{"peer", peer}});
     }
-    send_frame(id, wire::make_goodbye());
+    send_frame(id, wire::make_goodbye(reason));
   }
   close_connection(id);
 }
@@ -183,6 +214,7 @@ void Node::on_shutdown() {
                   {"static_connections", static_conns_.size()},
                   {"settled_ns", settled_at_},
                   {"max_connections", counters_.max_data_connections},
+                  {"max_closing_connections", counters_.max_closing_connections},
                   {"shortcuts_opened", counters_.shortcuts_opened},
                   {"shortcuts_accepted", counters_.shortcuts_accepted},
                   {"shortcuts_evicted", counters_.shortcuts_evicted},

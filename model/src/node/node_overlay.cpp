@@ -79,9 +79,7 @@ void Node::static_connect_settled(const Conn& c) {
 }
 
 void Node::static_peer_up(Rank peer, ConnId id) {
-  ++counters_.open_data_connections;
-  counters_.max_data_connections =
-      std::max(counters_.max_data_connections, counters_.open_data_connections);
+  count_open(id);
   static_conns_[peer] = id;
   check_static_ready();
 }

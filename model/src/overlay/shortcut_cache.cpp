@@ -45,6 +45,13 @@ std::optional<std::pair<Rank, ConnId>> ShortcutCache::insert(Rank peer, ConnId c
   return std::make_pair(victim, victim_conn);
 }
 
+bool ShortcutCache::replace(Rank peer, ConnId conn) {
+  const auto it = entries_.find(peer);
+  if (it == entries_.end()) return false;
+  it->second.conn = conn;
+  return true;
+}
+
 bool ShortcutCache::erase(Rank peer) {
   if (!contains(peer)) return false;
   unlink(peer);

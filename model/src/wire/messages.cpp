@@ -278,8 +278,14 @@ Frame make_shutdown_ack() {
 Frame make_release() {
   return framed(FrameType::Release, {});
 }
-Frame make_goodbye() {
-  return framed(FrameType::Goodbye, {});
+Frame make_goodbye(GoodbyeReason reason) {
+  Frame f = framed(FrameType::Goodbye, {});
+  f.seq = static_cast<std::uint32_t>(reason);
+  return f;
+}
+GoodbyeReason goodbye_reason(const Frame& f) {
+  return f.seq == static_cast<std::uint32_t>(GoodbyeReason::Duplicate) ? GoodbyeReason::Duplicate
+                                                                       : GoodbyeReason::Evicted;
 }
 
 }  // namespace tsunagi::wire

@@ -154,7 +154,13 @@ Frame make_done(Rank rank);
 Frame make_shutdown();
 Frame make_shutdown_ack();
 Frame make_release();
-Frame make_goodbye();
+// Why a shortcut connection is retired (the frame's seq; anything else reads as Evicted).
+enum class GoodbyeReason : std::uint32_t {
+  Evicted = 0,    // the sender's cache made room: the pair has no shortcut any more
+  Duplicate = 1,  // both ends opened one; the pair keeps the lower rank's, this is the other
+};
+Frame make_goodbye(GoodbyeReason reason = GoodbyeReason::Evicted);
+GoodbyeReason goodbye_reason(const Frame& f);
 
 Decoded<HelloMsg> read_hello(const Frame& f);
 Decoded<RegisterMsg> read_register(const Frame& f);

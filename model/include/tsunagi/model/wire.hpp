@@ -47,6 +47,7 @@ enum class FrameType : std::uint8_t {
   Done = 8,              // node -> rendezvous: my workload finished
   Shutdown = 9,          // rendezvous -> node, relay: everyone finished: report, stop sending, ack
   Goodbye = 10,          // either end of a shortcut: I stop sending here; answer and close
+                         // (seq = GoodbyeReason: evicted, or the pair keeps the other one)
   ProbeOrder = 11,       // rendezvous -> node: run a throughput probe to a rank now
   ProbeResult = 12,      // node -> rendezvous: how long that probe's transfer took
   RttOrder = 13,         // rendezvous -> node: measure RTTs to these ranks (scalable inference)

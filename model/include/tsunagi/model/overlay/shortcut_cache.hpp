@@ -35,6 +35,10 @@ class ShortcutCache {
   // Re-inserting the same (peer, conn) only refreshes recency and returns nothing.
   std::optional<std::pair<Rank, ConnId>> insert(Rank peer, ConnId conn);
 
+  // The peer's shortcut moves to another connection; its recency stays. Returns whether the
+  // peer was held (nothing changes otherwise).
+  bool replace(Rank peer, ConnId conn);
+
   // The connection was closed by the other side. Returns whether the peer was held.
   bool erase(Rank peer);
 
