@@ -123,6 +123,13 @@ InferenceConfig read_inference(const Section& s, InferenceConfig in) {
   return in;
 }
 
+CostConfig read_costs(const Section& s, CostConfig c) {
+  c.relay = s.duration("relay", c.relay);
+  c.select_per_connection = s.duration("select_per_connection", c.select_per_connection);
+  c.connect = s.duration("connect", c.connect);
+  return c;
+}
+
 PingPongConfig read_pingpong(const Section& s, PingPongConfig p) {
   p.message_bytes = static_cast<std::uint64_t>(
       s.integer("message_bytes", static_cast<std::int64_t>(p.message_bytes), 0, kMaxMessageBytes));
@@ -159,6 +166,7 @@ ProtocolConfig read_protocol(const Section& root) {
     if (auto inference = protocol->sub("inference")) {
       out.inference = read_inference(*inference, out.inference);
     }
+    if (auto costs = protocol->sub("costs")) out.costs = read_costs(*costs, out.costs);
     read_directory(*protocol, out);
   }
   if (auto workload = root.sub("workload")) {

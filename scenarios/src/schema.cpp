@@ -49,6 +49,7 @@ struct Schemas {
                          {"throughput_bytes"},
                          {"interference_drop"},
                          {"exact_max_groups"}}};
+  TableSchema costs{"[protocol.costs]", {{"relay"}, {"select_per_connection"}, {"connect"}}};
   TableSchema protocol{"[protocol]",
                        {{"plan"},
                         {"routing"},
@@ -59,7 +60,8 @@ struct Schemas {
                         {"trace_full_routes"},
                         {"registration_timeout"},
                         {"directory"},
-                        {"inference", K::Table, &inference}}};
+                        {"inference", K::Table, &inference},
+                        {"costs", K::Table, &costs}}};
   TableSchema placement{"[placement]", {{"procs_per_host"}, {"processes"}}};
   TableSchema simgrid{"[simgrid]",
                       {{"network_model"}, {"host_speed"}, {"rtt_probe"}, {"latency_only_below"}}};

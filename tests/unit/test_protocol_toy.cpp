@@ -108,6 +108,32 @@ TEST_CASE("toy world: integer sort verifies under every plan and cache size", "[
   }
 }
 
+TEST_CASE("toy world: CPU costs delay the run, not its outcome", "[protocol]") {
+  // protocol.costs (paper 000's relay, select() and connect CPU): every frame waits its turn on
+  // the node's CPU; the sort still verifies, same decisions up to the routes, and takes longer.
+  Layout l = layout({3, 3, 2}, 2);
+  auto makespan = [&](CostConfig costs) {
+    ProtocolConfig cfg;
+    cfg.overlay.shortcut_capacity = 2;
+    cfg.costs = costs;
+    cfg.workload.kind = WorkloadKind::IntSort;
+    cfg.workload.intsort.total_keys = 5000;
+    cfg.workload.intsort.iterations = 2;
+    ToyWorld w(cfg, l.switch_of, l.host_of);
+    REQUIRE(w.run());
+    REQUIRE(w.reports["workload"].size() == 1);
+    CHECK(w.reports["workload"][0]["verified"] == true);
+    for (auto& n : w.reports["node"])
+      CHECK(n["max_connections"].get<int>() <= n["static_connections"].get<int>() + 2);
+    return w.reports["workload"][0]["makespan_ns"].get<TimeNs>();
+  };
+  const TimeNs free = makespan({});
+  const TimeNs relay = makespan({100 * kNsPerUs, 0, 0});
+  const TimeNs all = makespan({100 * kNsPerUs, 5 * kNsPerUs, 200 * kNsPerUs});
+  CHECK(relay > free);
+  CHECK(all > relay);
+}
+
 TEST_CASE("toy world: the same seed gives the same decisions", "[protocol][determinism]") {
   Layout l = layout({5, 5}, 1);
   ProtocolConfig cfg;

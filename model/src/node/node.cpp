@@ -34,6 +34,7 @@ void Node::handle(const Input& input) {
         else if constexpr (std::is_same_v<T, ThroughputMeasuredInput>)
           on_throughput(ev);
         else if constexpr (std::is_same_v<T, ComputeDoneInput>) {
+          if (ev.task == kCpuTaskBit) return on_cpu_done();
           if (workload_) workload_->on_compute_done(*this, ev.task);
         }
       },
@@ -272,6 +273,7 @@ void Node::count_open(ConnId id) {
   ++counters_.open_data_connections;
   counters_.max_data_connections =
       std::max(counters_.max_data_connections, counters_.open_data_connections);
+  if (config_->costs.connect > 0) charge(CpuJob::Kind::Pay, config_->costs.connect);
 }
 
 void Node::forget_counts(const Conn& c) {

@@ -120,6 +120,9 @@ class Node final : public Process, private WorkloadContext {
 
   // node_messaging.cpp
   void on_data(wire::Frame frame);
+  void originate(wire::Frame frame);    // this rank's own message, on its way
+  void relay_frame(wire::Frame frame);  // someone else's message, one hop further
+  void deliver(wire::Frame frame);      // a message for this rank's workload
   void forward(wire::Frame frame);
   std::optional<ConnId> direct_conn(Rank peer);
   void maybe_open_shortcut(Rank peer);
@@ -223,6 +226,22 @@ class Node final : public Process, private WorkloadContext {
   std::vector<wire::Frame> early_data_;  // data for this rank before the workload began
   bool workload_finished_ = false;
   std::uint32_t data_seq_ = 0;
+
+  // node_cpu.cpp: the node's CPU when protocol.costs are set. Jobs run one after another, each
+  // a compute of its cost, then its action; with every cost 0 nothing is queued.
+  struct CpuJob {
+    enum class Kind { Pay, Send, Relay, Deliver };
+    Kind kind = Kind::Pay;
+    TimeNs cost = 0;
+    wire::Frame frame;  // Send, Relay, Deliver
+  };
+  static constexpr std::uint64_t kCpuTaskBit = std::uint64_t{1} << 62;
+  void charge(CpuJob::Kind kind, TimeNs cost, wire::Frame frame = {});
+  TimeNs message_cost() const;  // select() over the open data connections
+  void run_cpu();
+  void on_cpu_done();
+  std::deque<CpuJob> cpu_jobs_;
+  bool cpu_busy_ = false;
 
   NodeCounters counters_;
 };

@@ -18,6 +18,12 @@ std::optional<ConnId> Node::direct_conn(Rank peer) {
 void Node::send(Rank dst, std::uint32_t tag, Bytes body, std::uint64_t filler) {
   ++counters_.messages_sent;
   wire::Frame frame = wire::make_data(rank_, dst, data_seq_++, {tag, std::move(body)}, filler);
+  if (config_->costs.any()) return charge(CpuJob::Kind::Send, message_cost(), std::move(frame));
+  originate(std::move(frame));
+}
+
+void Node::originate(wire::Frame frame) {
+  const Rank dst = frame.dst;
   if (dst == rank_) {
     on_data(std::move(frame));
     return;
@@ -68,26 +74,41 @@ void Node::on_data(wire::Frame frame) {
     trace("frame_rejected", {{"peer", frame.src}, {"reason", e->reason}});
     return;
   }
+  const bool costs = config_->costs.any();
   if (frame.dst != rank_) {
-    // Relay: the TTL bounds how long a frame can wander if routes ever disagree.
-    if (frame.ttl <= 1) return undeliverable(frame, "ttl expired");
-    --frame.ttl;
-    ++frame.hops;
-    ++counters_.messages_relayed;
-    if (auto conn = direct_conn(frame.dst)) {
-      send_frame(*conn, frame);
-    } else {
-      forward(std::move(frame));
-    }
-    return;
+    if (!costs) return relay_frame(std::move(frame));
+    return charge(CpuJob::Kind::Relay, config_->costs.relay + message_cost(), std::move(frame));
   }
   if (!workload_) {
     early_data_.push_back(std::move(frame));
     return;
   }
+  if (costs) return charge(CpuJob::Kind::Deliver, message_cost(), std::move(frame));
   ++counters_.messages_delivered;
   auto& data = std::get<wire::DataMsg>(msg);
   workload_->on_message(*this, frame.src, data.tag, data.body, frame.filler);
+}
+
+// Relay: the TTL bounds how long a frame can wander if routes ever disagree.
+void Node::relay_frame(wire::Frame frame) {
+  if (frame.ttl <= 1) return undeliverable(frame, "ttl expired");
+  --frame.ttl;
+  ++frame.hops;
+  ++counters_.messages_relayed;
+  if (auto conn = direct_conn(frame.dst)) {
+    send_frame(*conn, frame);
+  } else {
+    forward(std::move(frame));
+  }
+}
+
+// A frame already checked by on_data, after the CPU queue.
+void Node::deliver(wire::Frame frame) {
+  auto msg = wire::read_data(frame);
+  auto* data = std::get_if<wire::DataMsg>(&msg);
+  if (data == nullptr || !workload_) return;
+  ++counters_.messages_delivered;
+  workload_->on_message(*this, frame.src, data->tag, data->body, frame.filler);
 }
 
 // A shortcut takes a cache slot from the moment it is opened, so a burst of relayed sends cannot

@@ -122,8 +122,19 @@ struct WorkloadConfig {
   MulticastConfig multicast;
 };
 
+// CPU time the paper's system spent and a flow model leaves out (paper 000 Fig. 5 discusses
+// them): a node pays these on its own CPU, one job after another, before it acts. All 0 (the
+// default) = free, and messages are handled at once.
+struct CostConfig {
+  TimeNs relay = 0;                  // forwarding one message for someone else
+  TimeNs select_per_connection = 0;  // per message sent or received, x open data connections
+  TimeNs connect = 0;                // setting up one data connection (either end)
+  bool any() const { return relay > 0 || select_per_connection > 0 || connect > 0; }
+};
+
 struct ProtocolConfig {
   InferenceConfig inference;
+  CostConfig costs;
   OverlayConfig overlay;
   WorkloadConfig workload;
   std::uint64_t seed = 1;
