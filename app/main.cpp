@@ -1,8 +1,9 @@
-// The tsunagi program: `tsunagi run` and `tsunagi compare` (docs/cli.md).
+// The tsunagi program: `tsunagi run`, `tsunagi compare` and `tsunagi sweep` (docs/cli.md).
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "sweep.hpp"
 #include "tsunagi/runner/version.hpp"
 
 int main(int argc, char** argv) {
@@ -15,8 +16,10 @@ int main(int argc, char** argv) {
 
   RunOptions run_options;
   CompareOptions compare_options;
+  SweepOptions sweep_options;
   CLI::App* run = add_run_command(app, run_options);
   CLI::App* compare = add_compare_command(app, compare_options);
+  CLI::App* sweep = add_sweep_command(app, sweep_options);
 
   try {
     app.parse(argc, argv);
@@ -27,5 +30,6 @@ int main(int argc, char** argv) {
   }
   if (run->parsed()) return run_command(run_options);
   if (compare->parsed()) return compare_command(compare_options);
+  if (sweep->parsed()) return sweep_command(sweep_options);
   return kExitBadInput;  // unreachable: require_subcommand(1)
 }
