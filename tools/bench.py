@@ -1,14 +1,15 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Benchmark: switched clusters of 1,000 and 2,000 processes through inference, plan, routing
-and a message workload on SimGrid. Prints and writes docs/benchmarks-latest.csv with wall time,
-peak memory (max RSS of the run) and RTT probe count.
+and a message workload on SimGrid. Prints and writes benchmarks-latest.csv with wall time, peak
+memory (max RSS of the run) and RTT probe count into build/bench/ (--out DIR), or over the
+committed docs/benchmarks-latest.csv with --update.
 
 With --scalable it runs scenarios/bench/switched-10k.toml instead (leader rounds, RTT tree,
 directory on demand, no workload; 400 hosts per aggregation switch, so sizes are multiples of
-400) and writes docs/benchmarks-scalable-latest.csv, adding the tree's correctness and the
+400) and writes benchmarks-scalable-latest.csv, adding the tree's correctness and the
 RTT probes as a share of N(N-1).
 
-Usage: tools/bench.py [--sizes 1000,2000] [--backend simgrid] [--scalable]"""
+Usage: tools/bench.py [--sizes 1000,2000] [--backend simgrid] [--scalable] [--out DIR | --update]"""
 import argparse
 import json
 import os
@@ -20,6 +21,8 @@ import time
 from measured_run import measured_run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "validation"))
+from common import add_output_options, output_dir  # noqa: E402
 SCENARIO = os.path.join(ROOT, "scenarios", "bench", "switched-1k.toml")
 SCALABLE = os.path.join(ROOT, "scenarios", "bench", "switched-10k.toml")
 
@@ -67,17 +70,20 @@ def main():
     ap.add_argument("--backend", default="simgrid")
     ap.add_argument("--scalable", action="store_true",
                     help="switched-10k.toml: scalable inference at N = multiples of 400")
+    add_output_options(ap)
     args = ap.parse_args()
+    dest = output_dir(args, os.path.join(ROOT, "docs"), "", under="bench")
     binary = os.environ.get("TSUNAGI", os.path.join(ROOT, "build", "app", "tsunagi"))
     rows = [run_one(binary, int(n), args.backend, args.scalable) for n in args.sizes.split(",")]
     keys = list(rows[0].keys())
     name = "benchmarks-scalable-latest.csv" if args.scalable else "benchmarks-latest.csv"
-    with open(os.path.join(ROOT, "docs", name), "w") as f:
+    with open(os.path.join(dest, name), "w") as f:
         f.write(",".join(keys) + "\n")
         for row in rows:
             f.write(",".join(str(row[k]) for k in keys) + "\n")
     for row in rows:
         print(json.dumps(row))
+    print(f"wrote {os.path.join(dest, name)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

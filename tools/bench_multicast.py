@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Benchmark (issue 13): 256 ranks, 100 multicasts of 8 MB on SimGrid, beside SimGrid SMPI's
 MPI_Bcast moving the same traffic on the same Dragonfly (validation/multicast/smpi_baseline.sh
 --benchmark: 100 x MPI_Bcast of 8 MB to 256 ranks with binomial_tree and scatter_LR_allgather).
@@ -14,9 +14,10 @@ SMPI's peak RSS counts its shared-malloc buffer once per rank that maps it (256 
 holds; the memory ratio is tsunagi's peak RSS over SMPI's peak PSS.
 
 Prints a table (wall seconds, peak memory, simulated times, ratios tsunagi / SMPI) and writes
-docs/benchmarks-multicast-latest.csv. Run it while nothing else builds (2 cores).
+benchmarks-multicast-latest.csv into build/bench/ (--out DIR), or over the committed
+docs/benchmarks-multicast-latest.csv with --update. Run it while nothing else builds (2 cores).
 
-Usage: tools/bench_multicast.py [--repeats 100] [--smpi-dir DIR]"""
+Usage: tools/bench_multicast.py [--repeats 100] [--smpi-dir DIR] [--out DIR | --update]"""
 import argparse
 import csv
 import json
@@ -27,6 +28,8 @@ import sys
 from measured_run import measured_run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "validation"))
+from common import add_output_options, output_dir  # noqa: E402
 SCENARIO = os.path.join(ROOT, "scenarios", "papers", "xc30-256.toml")
 PAIRS = [("binomial", "binomial_tree"), ("scatter_ring", "scatter_LR_allgather")]
 
@@ -75,7 +78,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=100)
     parser.add_argument("--smpi-dir", help="an existing smpi_baseline.sh --benchmark --out DIR")
+    add_output_options(parser)
     args = parser.parse_args()
+    dest = output_dir(args, os.path.join(ROOT, "docs"), "", under="bench")
     binary = os.environ.get("TSUNAGI", os.path.join(ROOT, "build", "app", "tsunagi"))
     smpi = run_smpi(args.smpi_dir)
     header = ["algorithm", "smpi_algorithm", "tsunagi_wall_s", "smpi_wall_s", "wall_ratio",
@@ -92,7 +97,7 @@ def main():
                      f"{t['peak_rss_mb'] / s['peak_pss_mb']:.2f}",
                      f"{t['multicast_ms']:.3f}", f"{t['from_root_ms']:.3f}",
                      f"{s['multicast_ms']:.3f}"])
-    path = os.path.join(ROOT, "docs", "benchmarks-multicast-latest.csv")
+    path = os.path.join(dest, "benchmarks-multicast-latest.csv")
     with open(path, "w") as f:
         f.write(",".join(header) + "\n")
         for row in rows:

@@ -14,6 +14,7 @@ packages=(
   clang-format
   iproute2 iptables
   time                       # /usr/bin/time -v: the SMPI baseline's wall time and peak memory
+  tshark tcpdump             # reading captures; tools/wireshark/tsunagi.lua (docs/wireshark.md)
 )
 
 missing=()
@@ -31,5 +32,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# wireshark-common would otherwise ask whether non-root users may capture: no setuid dumpcap.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,7 +1,8 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Paper 000 Fig. 4: one node's sorted RTTs on the 112-node cluster, with the jump between the
-13th and 14th peer. Runs scenarios/papers/kaneda-112.toml on SimGrid and writes
-validation/kaneda/fig4_rtt.csv and fig4_rtt.png."""
+13th and 14th peer. Runs scenarios/papers/kaneda-112.toml on SimGrid and writes fig4_rtt.csv and
+fig4_rtt.png into build/validation/fig4 (--out DIR), or over the committed copies in
+validation/kaneda/ with --update."""
 import os
 import sys
 
@@ -12,11 +13,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def main():
-    out = os.path.join(common.ROOT, "out", "validation", "fig4")
-    result = common.run("scenarios/papers/kaneda-112.toml", out)
+    dest, overrides, args = common.parse_with_overrides(__doc__, HERE, "fig4")
+    out = common.runs_dir(args, dest, "fig4")
+    result = common.run("scenarios/papers/kaneda-112.toml", out, overrides)
     row = result["reports"]["rtt_row"]["sorted_peer_rtt_ns"]
     rtts_us = [ns / 1000.0 for _, ns in row]
-    common.write_csv(os.path.join(HERE, "fig4_rtt.csv"), ["order", "peer", "rtt_us"],
+    common.write_csv(os.path.join(dest, "fig4_rtt.csv"), ["order", "peer", "rtt_us"],
                      [(i + 1, peer, f"{ns / 1000.0:.3f}") for i, (peer, ns) in enumerate(row)])
     diffs = [rtts_us[i + 1] - rtts_us[i] for i in range(len(rtts_us) - 1)]
     jump_at = max(range(len(diffs)), key=lambda i: diffs[i]) + 1
@@ -33,7 +35,8 @@ def main():
     ax.set_ylabel("RTT (µs, min of K probes)")
     ax.set_title("kaneda-112 on SimGrid: sorted RTTs of rank 0")
     fig.tight_layout()
-    fig.savefig(os.path.join(HERE, "fig4_rtt.png"), dpi=120)
+    fig.savefig(os.path.join(dest, "fig4_rtt.png"), dpi=120)
+    print(f"wrote {dest}/fig4_rtt.csv and fig4_rtt.png")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Paper 000 Fig. 5: integer sort time on 128 processes (64 dual-CPU hosts, 6 switches) for
 shortcut cache sizes 0..16 on the topology-aware plan, against all-to-all ("all") and a random
 half ("random", 64 connections). Runs scenarios/papers/kaneda-is-128.toml on SimGrid and writes
-validation/kaneda/fig5_intsort.csv and fig5_intsort.png. Extra arguments are key=value overrides
+fig5_intsort.csv and fig5_intsort.png into build/validation/fig5 (--out DIR), or over the
+committed copies in validation/kaneda/ with --update. Extra arguments are key=value overrides
 applied to every run, e.g. workload.intsort.iterations=3."""
 import os
 import sys
@@ -33,12 +34,16 @@ def load_rows(path):
 
 
 def main():
-    extra = sys.argv[1:]
-    if extra == ["--plot-only"]:
-        return plot(load_rows(os.path.join(HERE, "fig5_intsort.csv")))
+    argv = sys.argv[1:]
+    plot_only = "--plot-only" in argv
+    if plot_only:
+        argv.remove("--plot-only")
+    dest, extra, args = common.parse_with_overrides(__doc__, HERE, "fig5", argv)
+    if plot_only:  # redraw from the CSV in the output directory
+        return plot(load_rows(os.path.join(dest, "fig5_intsort.csv")), dest)
     rows = []
     for label, sets in configurations():
-        out = os.path.join(common.ROOT, "out", "validation", "fig5", label.replace(" ", "-"))
+        out = common.runs_dir(args, dest, "fig5", label.replace(" ", "-"))
         r = common.run(SCENARIO, out, sets + extra)
         rows.append((label, r["workload"]["makespan_s"], r["workload"]["verified"],
                      r["connections"]["max_per_node"], r["connections"]["mean_per_node"],
@@ -49,11 +54,12 @@ def main():
               f"relayed {rows[-1][6]}")
     header = ["config", "makespan_s", "verified", "max_connections", "mean_connections",
               "shortcuts_opened", "messages_relayed", "max_closing"]
-    common.write_csv(os.path.join(HERE, "fig5_intsort.csv"), header, rows)
-    plot(rows)
+    common.write_csv(os.path.join(dest, "fig5_intsort.csv"), header, rows)
+    plot(rows, dest)
+    print(f"wrote {dest}/fig5_intsort.csv and fig5_intsort.png")
 
 
-def plot(rows):
+def plot(rows, dest):
     plt = common.pyplot()
     if plt is None:
         return
@@ -67,7 +73,7 @@ def plot(rows):
     ax2.set_ylim(bottom=0)
     ax1.set_title("kaneda-is-128 on SimGrid")
     fig.tight_layout()
-    fig.savefig(os.path.join(HERE, "fig5_intsort.png"), dpi=120)
+    fig.savefig(os.path.join(dest, "fig5_intsort.png"), dpi=120)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Paper 002, Fig. 8 (8 MB) and Fig. 9 (80 KB): multicast time against group size r, tsunagi's
 multicast algorithms on SimGrid beside SimGrid SMPI's MPI_Bcast on the same Dragonfly.
 
 Runs scenarios/papers/xc30-256.toml (or -multigroup) on SimGrid, runs (or reads) the SMPI
 baseline of validation/multicast/smpi_baseline.sh on the same platform and network model, and
-writes beside itself:
+writes into build/validation/multicast (--out DIR; --update: over the committed copies beside
+this script):
   fig8_fig9_<platform>.csv   source,algorithm,mode,bytes,r,time_us
   fig8_fig9_<platform>.png   time vs r, 8 MB and 80 KB side by side
 and prints the acceptance checks of issue 13 (r = 256 ratios, changing groups at every r).
@@ -17,7 +18,7 @@ tsunagi's times (trimmed means over the scenario's repeats, simulated):
 SMPI's modes (validation/multicast/smpi/README.md): static (Bcast on a communicator made
 beforehand), changing (MPI_Comm_create_group + Bcast), create_group (the creation alone).
 
-Usage: /usr/bin/python3 validation/multicast/fig8_fig9.py [--platform single|multi]
+Usage: validation/multicast/fig8_fig9.py [--platform single|multi] [--out DIR | --update]
            [--smpi DIR] [--repeats N] [--smpi-repeats N]
 """
 import argparse
@@ -154,10 +155,12 @@ def main():
                         help="tsunagi repeats per point (default: the scenario's)")
     parser.add_argument("--smpi-repeats", type=int, default=3,
                         help="SMPI repeats per point (SMPI is deterministic; default 3)")
+    common.add_output_options(parser)
     args = parser.parse_args()
+    dest = common.output_dir(args, HERE, "multicast")
     rows = tsunagi_rows(args.platform, args.repeats) + smpi_rows(args.platform, args.smpi,
                                                                  args.smpi_repeats)
-    base = os.path.join(HERE, f"fig8_fig9_{args.platform}")
+    base = os.path.join(dest, f"fig8_fig9_{args.platform}")
     common.write_csv(base + ".csv", ["source", "algorithm", "mode", "bytes", "r", "time_us"],
                      [(*row[:5], f"{row[5]:.3f}") for row in rows])
     plot(rows, base + ".png")

@@ -5,7 +5,8 @@ vs through relays (nodes connect inside their cluster and to their relay only), 
 timings (Linux today: 1 s, 6 retries; the paper's 2.6.18: 3 s, 5 retries).
 
 Routers rate-limit SYNs (validation/ssock/concurrent8.toml: burst 700, 1/s — chosen, see there).
-Writes validation/ssock/concurrent_connect.csv and .png.
+Writes concurrent_connect.csv and .png into build/validation/ssock (--out DIR; --update: over the
+committed copies in validation/ssock/).
 Paper: sockets 47 s at 56 processes, time-outs at 189 s at 64; SSOCK 170 ms at 64."""
 import os
 

@@ -4,13 +4,15 @@ process connects directly to every other one) and with one relay per cluster.
 
 Runs scenarios/papers/ssock-11-small.toml (2 hosts per cluster) on SimGrid and draws, per
 ordered pair of clusters, the fraction of process pairs i -> j that reached each other. Writes
-validation/ssock/connectivity.csv and connectivity.png. Paper: with relays every pair
+connectivity.csv and connectivity.png into build/validation/ssock (--out DIR; --update: over the
+committed copies in validation/ssock/). Paper: with relays every pair
 connects; without, exactly the pairs the firewall/NAT layout forbids stay unreached
 (relay.unreached_match_policy)."""
 import argparse
 import os
 
-from ssock_common import CLUSTERS_11, ROOT, pyplot, run_any, write_csv
+from ssock_common import (CLUSTERS_11, ROOT, add_output_options, output_dir, pyplot, run_any,
+                          write_csv)
 
 SCENARIO = "scenarios/papers/ssock-11-small.toml"
 NO_RELAYS = [f"network.cluster.{c}.relays=0" for c in CLUSTERS_11]
@@ -34,9 +36,9 @@ def matrix(unreached, ranks_per_cluster, n_clusters):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=os.path.join(ROOT, "validation/ssock"))
+    add_output_options(parser)
     args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
+    args.out = output_dir(args, os.path.join(ROOT, "validation", "ssock"), "ssock")
     variants = {"direct": ["protocol.plan=all", "protocol.routing=direct"] + NO_RELAYS,
                 "relays": []}
     rows, matrices = [], {}

@@ -4,7 +4,8 @@ through the relays (across clusters: 2 daemons, chiba's and hiro's).
 
 Runs validation/ssock/concurrent8.toml with 2 hosts per cluster (ranks 0-1 in chiba, 2-3 in
 hiro), message sizes 64 B .. 1 MB; reports the median round trip. Writes
-validation/ssock/pingpong.csv and pingpong.png. Paper: inside a cluster SSOCK equals
+pingpong.csv and pingpong.png into build/validation/ssock (--out DIR; --update: over the committed
+copies in validation/ssock/). Paper: inside a cluster SSOCK equals
 sockets; across clusters through 2 daemons no measurable loss against sockets."""
 import os
 import statistics

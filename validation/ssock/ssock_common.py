@@ -7,7 +7,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from common import ROOT, pyplot, tsunagi_binary, write_csv  # noqa: E402,F401
+from common import (ROOT, add_output_options, output_dir, pyplot, tsunagi_binary,  # noqa: E402,F401
+                    write_csv)
 
 CLUSTERS_8 = ["chiba", "hiro", "hongo", "keio", "kototoi", "kyushu", "mirai", "okubo"]
 CLUSTERS_11 = ["chiba", "hiro", "hongo", "imade", "keio", "kototoi", "kyoto", "kyushu", "logos",
@@ -57,12 +58,13 @@ def connect_failures(events):
 
 
 def parse_args(doc, sizes):
-    """--out (where CSV and PNG go, default validation/ssock) and --sizes; makes --out."""
+    """--out / --update (where CSV, PNG and the runs go: build/validation/ssock by default,
+    validation/ssock with --update, common.py) and --sizes."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
-    parser.add_argument("--out", default=os.path.join(ROOT, "validation/ssock"))
+    add_output_options(parser)
     parser.add_argument("--sizes", default=sizes)
     args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
+    args.out = output_dir(args, os.path.join(ROOT, "validation", "ssock"), "ssock")
     args.sizes = [int(s) for s in args.sizes.split(",")]
     return args
 

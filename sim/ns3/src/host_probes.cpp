@@ -1,11 +1,11 @@
 // RTT probes over UDP echo, throughput probes as bulk TCP transfers.
 //
-// RTT: `samples` sequential pings of `bytes` UDP payload to the target's port; the target's
-// adapter echoes each one itself, without waking its core (like a kernel's echo service), so a
-// busy process answers as fast as an idle one. The RTT runs from sending the ping to receiving
-// the pong; the minimum over the samples is delivered. A sample unanswered after
-// kSampleTimeout is lost (the next one goes); a probe whose samples were all lost is ok = false
-// (an exited target no longer answers).
+// RTT: `samples` sequential pings of `bytes` UDP payload to the target's probe port (its TCP
+// port + kProbePortOffset); the target's adapter echoes each one itself, without waking its core
+// (like a kernel's echo service), so a busy process answers as fast as an idle one. The RTT runs
+// from sending the ping to receiving the pong; the minimum over the samples is delivered. A sample
+// unanswered after kSampleTimeout is lost (the next one goes); a probe whose samples were all lost
+// is ok = false (an exited target no longer answers).
 //
 // Throughput: a TCP connection to the target's bulk port carries a 24-byte header (prober,
 // probe id, size) and then `bytes` zero bytes. Elapsed time runs from the moment the connection
@@ -31,8 +31,9 @@ namespace n3 = ::ns3;
 namespace {
 
 constexpr TimeNs kSampleTimeout = kNsPerSec;
-constexpr std::uint8_t kPing = 1;
-constexpr std::uint8_t kPong = 2;
+// The same datagrams as realnet's (asio_probes.cpp), so one dissector reads both.
+constexpr std::uint8_t kPing = 'P';
+constexpr std::uint8_t kPong = 'Q';
 constexpr std::uint32_t kProbeHeader = 13;  // type, probe id, sample
 constexpr std::uint64_t kBulkHeader = 24;   // prober index, probe id, size
 
@@ -65,7 +66,9 @@ void ProcessHost::send_ping(std::uint64_t id, Probe& probe) {
   put_le(&payload[9], probe.done, 4);
   probe.sent_at = now();
   udp_->SendTo(n3::Create<n3::Packet>(payload.data(), probe.bytes), 0,
-               n3::InetSocketAddress(address_of(probe.target), world_.slot(probe.target).port));
+               n3::InetSocketAddress(
+                   address_of(probe.target),
+                   static_cast<std::uint16_t>(world_.slot(probe.target).port + kProbePortOffset)));
   probe.timeout = n3::Simulator::Schedule(n3::NanoSeconds(kSampleTimeout),
                                           &ProcessHost::on_sample_timeout, this, id, probe.done);
 }

@@ -47,7 +47,8 @@ void ProcessHost::open_listeners() {
   bulk_listener_->SetAcceptCallback(n3::MakeCallback(&ProcessHost::accept_request, this),
                                     n3::MakeCallback(&ProcessHost::on_bulk_accept, this));
   udp_ = n3::Socket::CreateSocket(self_.node, n3::UdpSocketFactory::GetTypeId());
-  udp_->Bind(n3::InetSocketAddress(n3::Ipv4Address::GetAny(), self_.port));
+  udp_->Bind(n3::InetSocketAddress(n3::Ipv4Address::GetAny(),
+                                   static_cast<std::uint16_t>(self_.port + kProbePortOffset)));
   udp_->SetRecvCallback(n3::MakeCallback(&ProcessHost::on_datagram, this));
 }
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Write a SimGrid XML platform of a Dragonfly with tsunagi's routes, for SMPI.
 
     dragonfly_platform.py TOPO BW LAT SPEED LOOPBACK_BW LOOPBACK_LAT OUT.xml

@@ -111,10 +111,13 @@ Endpoint endpoint_in(const Ns3Spec& spec, Rank rank);
 // The endpoint of relay `relay` (index into spec.relays) in a run of `spec`.
 Endpoint relay_endpoint_in(const Ns3Spec& spec, int relay);
 
-// TCP/UDP port of the process in slot `slot` of its host (0, 1, ...). Its endpoint is
-// "<host IPv4 address>:<port>". Bulk throughput probes go to port + kBulkPortOffset.
+// TCP port of the process in slot `slot` of its host (0, 1, ...). Its endpoint is
+// "<host IPv4 address>:<port>". Bulk throughput probes go to TCP port + kBulkPortOffset, RTT
+// probes to UDP port + kProbePortOffset: UDP 14100-15099, which no dissector of Wireshark 4.0
+// claims (UDP 7000-7009 is AFS's Rx; tools/wireshark/tsunagi.lua decodes all three).
 inline constexpr int kFirstPort = 7000;
 inline constexpr int kBulkPortOffset = 10000;
+inline constexpr int kProbePortOffset = 7100;
 inline constexpr int kMaxProcsPerHost = 1000;
 
 }  // namespace tsunagi::sim::ns3

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The validation drivers and benchmark scripts leave the committed CSV/PNG alone unless asked
+# (validation/README.md): each one runs with Debian's /usr/bin/python3 (which has matplotlib),
+# offers --out and --update, refuses both at once, and fig4_rtt.py run with --out writes its
+# CSV and PNG there while the committed copies in validation/kaneda/ stay byte for byte.
+source "$(dirname "$0")/lib.sh"
+cd "$SRC"
+drivers=(validation/kaneda/fig4_rtt.py validation/kaneda/fig5_intsort.py
+         validation/kaneda/fig5_costs.py validation/multicast/fig8_fig9.py
+         validation/ssock/concurrent_connect.py validation/ssock/connectivity_matrix.py
+         validation/ssock/pingpong.py tools/bench.py tools/bench_multicast.py)
+for script in $(git ls-files 'validation/*.py' 'tools/*.py' 2>/dev/null ||
+                find validation tools -name '*.py'); do
+  first=$(head -1 "$script")
+  case "$first" in
+    '#!'*) [ "$first" = '#!/usr/bin/python3' ] || fail "$script starts with '$first', not #!/usr/bin/python3" ;;
+  esac
+done
+for script in "${drivers[@]}"; do
+  [ "$(head -1 "$script")" = '#!/usr/bin/python3' ] || fail "$script: no #!/usr/bin/python3"
+  help=$(/usr/bin/python3 "$script" --help)
+  grep -q -- "--out" <<<"$help" && grep -q -- "--update" <<<"$help" ||
+    fail "$script --help offers no --out / --update"
+  set +e
+  /usr/bin/python3 "$script" --out "$WORK/x" --update >/dev/null 2>"$WORK/both.txt"
+  status=$?
+  set -e
+  [ $status -ne 0 ] && grep -q "exclude each other" "$WORK/both.txt" ||
+    fail "$script accepted --out and --update together (exit $status)"
+done
+echo "ok: ${#drivers[@]} drivers: #!/usr/bin/python3, --out and --update, not both"
+
+before=$(sha256sum validation/kaneda/fig4_rtt.csv validation/kaneda/fig4_rtt.png)
+TSUNAGI=$TSUNAGI /usr/bin/python3 validation/kaneda/fig4_rtt.py --out "$WORK/fig4" >"$WORK/fig4.txt" 2>&1 ||
+  fail "fig4_rtt.py failed: $(tail -3 "$WORK/fig4.txt")"
+[ -s "$WORK/fig4/fig4_rtt.csv" ] || fail "fig4_rtt.py --out wrote no CSV there"
+if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
+  [ -s "$WORK/fig4/fig4_rtt.png" ] || fail "fig4_rtt.py --out wrote no PNG there"
+fi
+[ "$(sha256sum validation/kaneda/fig4_rtt.csv validation/kaneda/fig4_rtt.png)" = "$before" ] ||
+  fail "fig4_rtt.py changed the committed copies in validation/kaneda/"
+[ -e "$WORK/fig4/runs/fig4/result.json" ] || fail "the run did not go under --out/runs"
+echo "ok: fig4_rtt.py --out wrote $(ls "$WORK/fig4" | tr '\n' ' ')into --out; committed copies unchanged"
+echo "    $(grep "largest step" "$WORK/fig4.txt")"

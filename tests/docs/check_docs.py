@@ -1,0 +1,345 @@
+#!/usr/bin/python3
+"""The docs say what the program does (tests/docs/README.md): every `tsunagi` command line in
+README.md, docs/*.md and validation/README.md runs, or at least parses, and every scenario key
+they name exists.
+
+  check_docs.py --tsunagi BIN --schema-keys BIN --src DIR [--keys-only] [--limit S] [--no-ns3]
+
+Commands are found in code blocks (fenced or indented, `$ ` prompts and `\\` continuations
+allowed) and in inline code spans that start with `tsunagi <command>`. Each one is either
+  * a synopsis: it holds placeholders (SCENARIO, DIR_A, N, KEY=VALUE, [...], a|b, ...): its
+    command must exist and every option it shows must be in `tsunagi <command> --help`;
+  * runnable: it is run from a scratch directory that sees the source tree's scenarios/,
+    validation/ and tools/, with every --out / --pcap redirected there. A run that ends within
+    --limit seconds must exit 0; one still running then is stopped and counts as parsed (bad
+    arguments, unknown keys and bad values exit 2 at once, before anything runs). realnet runs
+    get --dry-run, which builds the whole launch plan and runs nothing. `tsunagi compare A B`
+    compares the runs A and B if this check made them, else two runs of the teaching scenario.
+Keys: every `--set KEY=...` of any command, and every code span in prose that names a dotted
+key under network., protocol., placement., simgrid., workload. or faults., must be a key of the
+schema (tests/docs/schema_keys.cpp prints it) or a field of result.json; KNOWN_NOT_KEYS lists
+the names the docs mention on purpose as not being keys.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SCENARIO_TABLES = ("network", "protocol", "placement", "simgrid", "workload", "faults")
+# Named in the docs precisely to say they are not keys (docs/scenario-format.md).
+KNOWN_NOT_KEYS = {"protocol.processes", "protocol.seed"}
+PLACEHOLDER = re.compile(r"[A-Z][A-Z0-9_]*")
+TEACHING = "scenarios/teaching/two-switches.toml"
+
+
+def doc_files(src):
+    files = [os.path.join(src, "README.md"), os.path.join(src, "validation", "README.md")]
+    docs = os.path.join(src, "docs")
+    files += sorted(os.path.join(docs, f) for f in os.listdir(docs) if f.endswith(".md"))
+    return files
+
+
+# ------------------------------------------------------------------ extraction
+
+def is_tsunagi_command(text):
+    # `tsunagi` or a path to it (build/app/tsunagi), then a space: not tsunagi-node, not
+    # model/include/tsunagi/..., not TSUNAGI=build/app/tsunagi python3 ...
+    m = re.match(r"^(?:[\w.-]*/)*tsunagi(?:\s+(\S+)|$)", text)
+    if not m:
+        return False
+    word = m.group(1) or ""
+    return not word.endswith(":")  # "tsunagi sweep: ..." is a message, not a command
+
+
+def extract(path):
+    """(line, text, where) for every tsunagi command; where is 'block' or 'span'.
+    Also returns the prose lines (line, text) for the key check."""
+    commands, prose = [], []
+    lines = open(path, encoding="utf-8").read().split("\n")
+    fenced = False
+    pending, pending_line = "", 0
+    for number, raw in enumerate(lines, 1):
+        if raw.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        in_block = fenced or raw.startswith("    ")
+        if not in_block:
+            prose.append((number, raw))
+            for span in re.findall(r"`([^`]+)`", raw):
+                if is_tsunagi_command(span.strip()):
+                    commands.append((number, span.strip(), "span"))
+            continue
+        text = raw.strip()
+        if text.startswith("$ "):
+            text = text[2:]
+        if pending:
+            text = pending + " " + text
+        elif text.startswith("#"):
+            continue
+        if text.endswith("\\"):
+            pending, pending_line = text[:-1].rstrip(), pending_line or number
+            continue
+        first = pending_line or number
+        pending, pending_line = "", 0
+        if is_tsunagi_command(text):
+            commands.append((first, text, "block"))
+    return commands, prose
+
+
+def tokens_of(text):
+    # The command ends at a shell separator; `# comment` is dropped.
+    text = re.split(r"\s*(?:;|&&|\|\||\s\|\s)\s*", text)[0]
+    try:
+        return shlex.split(text, comments=True)
+    except ValueError:
+        return text.split()
+
+
+def is_placeholder(token):
+    """SCENARIO, N, KEY=VALUE, [--dry-run], a|b, <point>, ...: not something to run as is."""
+    bare = token.strip(",")
+    if bare.startswith("[") or (bare.endswith("]") and "[" not in bare):
+        return True
+    if bare in ("...", "\u2026") or "|" in bare or "<" in bare:
+        return True
+    return any(PLACEHOLDER.fullmatch(part.strip("[]")) for part in bare.split("="))
+
+
+def is_synopsis(tokens):
+    """Placeholders, or a command named in prose without what it needs (`tsunagi compare`)."""
+    if not tokens or any(is_placeholder(t) for t in tokens):
+        return True
+    positional = [t for i, t in enumerate(tokens[1:], 1)
+                  if not t.startswith("-") and not tokens[i - 1].startswith("-")]
+    if tokens[0] in ("run", "sweep"):
+        return not positional
+    if tokens[0] == "compare":
+        return len(positional) < 2
+    return False
+
+
+# ------------------------------------------------------------------ keys
+
+class Keys:
+    def __init__(self, schema_bin, result_paths):
+        out = subprocess.run([schema_bin], check=True, capture_output=True, text=True).stdout
+        self.kind = dict(line.split() for line in out.splitlines() if line.strip())
+        if "protocol.shortcut_capacity" not in self.kind or len(self.kind) < 50:
+            sys.exit(f"FAIL: the schema dump looks wrong ({len(self.kind)} keys)")
+        self.results = result_paths
+
+    def problem(self, key):
+        """None when `key` names a scenario key (array entries by index or name allowed)."""
+        key = re.sub(r"\[(\w+)\]", r".\1", key)
+        path = ""
+        for part in key.split("."):
+            candidate = f"{path}.{part}" if path else part
+            if candidate in self.kind:
+                path = candidate
+            elif self.kind.get(path) == "array" and re.fullmatch(r"[\w-]+", part):
+                continue  # an array entry picked by index or by name
+            else:
+                return f"'{key}' is not a scenario key ('{part}' is unknown after '{path or '(top)'}')"
+        return None
+
+
+def flatten(value, prefix, out):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            flatten(v, f"{prefix}.{k}" if prefix else k, out)
+    out.add(prefix)
+
+
+def set_keys(tokens):
+    keys = []
+    for i, token in enumerate(tokens):
+        assignment = None
+        if token == "--set" and i + 1 < len(tokens):
+            assignment = tokens[i + 1]
+        elif token.startswith("--set="):
+            assignment = token[len("--set="):]
+        if assignment and "=" in assignment:
+            key = assignment.split("=", 1)[0]
+            if not PLACEHOLDER.fullmatch(key):
+                keys.append(key)
+    return keys
+
+
+def prose_keys(prose):
+    pattern = re.compile(r"`((?:%s)\.[A-Za-z0-9_.\[\]-]+)" % "|".join(SCENARIO_TABLES))
+    for number, line in prose:
+        for span in re.findall(r"`[^`]+`", line):
+            m = pattern.match(span)
+            if m:
+                yield number, m.group(1).rstrip(".")
+
+
+# ------------------------------------------------------------------ running
+
+class Runner:
+    def __init__(self, args, work):
+        self.args, self.work = args, work
+        self.outs = {}  # a doc's --out value -> where this check put it
+        self.pair = None
+        self.help = {}
+        for name in ("scenarios", "validation", "tools", "docs"):
+            os.symlink(os.path.join(args.src, name), os.path.join(work, name))
+
+    def run(self, argv, limit):
+        started = time.monotonic()
+        proc = subprocess.Popen(argv, cwd=self.work, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=limit)
+            return proc.returncode, out, err, time.monotonic() - started
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                out, err = proc.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                out, err = proc.communicate()
+            return None, out, err, time.monotonic() - started
+
+    def help_of(self, command):
+        if command not in self.help:
+            argv = [self.args.tsunagi] + ([command] if command else []) + ["--help"]
+            code, out, err, _ = self.run(argv, 30)
+            self.help[command] = (code, out + err)
+        return self.help[command]
+
+    def redirect(self, value):
+        target = os.path.join(self.work, "out", re.sub(r"[^\w.-]", "_", value.strip("/")))
+        self.outs[value] = target
+        return target
+
+    def teaching_pair(self):
+        if self.pair is None:
+            self.pair = []
+            for name in ("pair-a", "pair-b"):
+                out = os.path.join(self.work, "out", name)
+                code, _, err, _ = self.run([self.args.tsunagi, "run", TEACHING, "--quiet",
+                                            "--out", out], 120)
+                if code != 0:
+                    sys.exit(f"FAIL: the teaching run for compare failed ({code}): {err}")
+                self.pair.append(out)
+        return self.pair
+
+    def synopsis(self, tokens):
+        command = tokens[0] if tokens and not tokens[0].startswith("-") else ""
+        if is_placeholder(command):
+            command = ""
+        code, text = self.help_of(command)
+        if code != 0:
+            return f"`tsunagi {command} --help` exits {code}: is '{command}' a command?"
+        for token in tokens:
+            option = token.strip("[],").split("=", 1)[0]
+            if re.fullmatch(r"--?[A-Za-z][\w-]*", option) and option not in ("-h", "--help"):
+                if not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(option), text):
+                    return f"option {option} is not in `tsunagi {command} --help`"
+        return None
+
+    def runnable(self, tokens):
+        """(problem or None, what happened)"""
+        argv = [self.args.tsunagi]
+        command = tokens[0] if tokens else ""
+        if "--backend" in tokens and tokens[tokens.index("--backend") + 1] == "ns3" \
+                and self.args.no_ns3:
+            return None, "skipped (no ns-3 in this build)"
+        if command == "compare":
+            dirs = [t for t in tokens[1:] if not t.startswith("-")][:2]
+            mine = [self.outs.get(d) for d in dirs]
+            if all(m and os.path.exists(os.path.join(m, "result.json")) for m in mine):
+                rest = mine
+            else:
+                rest = self.teaching_pair()
+            options = tokens[1:]
+            for d in dirs:
+                options.remove(d)
+            argv += ["compare"] + rest + options
+        else:
+            i = 0
+            while i < len(tokens):
+                token = tokens[i]
+                if token in ("--out", "--pcap") and i + 1 < len(tokens):
+                    argv += [token, self.redirect(tokens[i + 1])]
+                    i += 2
+                    continue
+                argv.append(token)
+                i += 1
+            if "--backend" in tokens and tokens[tokens.index("--backend") + 1] == "realnet" \
+                    and "--dry-run" not in tokens:
+                argv.append("--dry-run")
+        code, out, err, took = self.run(argv, self.args.limit)
+        if code is None:
+            if re.search(r"tsunagi[^\n]*(error|unknown|must be)", err):
+                return f"stopped after {took:.0f} s with errors: {err.strip()[-300:]}", ""
+            return None, f"parsed, still running after {self.args.limit:.0f} s: stopped"
+        if code != 0:
+            first = (err.strip() or out.strip()).splitlines()[-1:] or ["(no output)"]
+            return f"exits {code} after {took:.1f} s: {first[0][:300]}", ""
+        return None, f"ran, exit 0 in {took:.1f} s"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tsunagi", required=True)
+    parser.add_argument("--schema-keys", required=True)
+    parser.add_argument("--src", required=True)
+    parser.add_argument("--keys-only", action="store_true")
+    parser.add_argument("--no-ns3", action="store_true")
+    parser.add_argument("--limit", type=float, default=15.0)
+    args = parser.parse_args()
+    args.tsunagi = os.path.abspath(args.tsunagi)
+
+    problems, report = [], []
+    with tempfile.TemporaryDirectory(prefix="tsunagi-docs.") as work:
+        runner = Runner(args, work)
+        # result.json's own fields (workload.makespan_ns, ...) may be named in prose too.
+        pair = runner.teaching_pair()
+        results = set()
+        flatten(json.load(open(os.path.join(pair[0], "result.json"))), "", results)
+        keys = Keys(args.schema_keys, results)
+        found = 0
+        for path in doc_files(args.src):
+            rel = os.path.relpath(path, args.src)
+            commands, prose = extract(path)
+            for number, key in prose_keys(prose):
+                if key in KNOWN_NOT_KEYS or key in results:
+                    continue
+                why = keys.problem(key)
+                if why:
+                    problems.append(f"{rel}:{number}: {why}")
+            for number, text, where in commands:
+                found += 1
+                tokens = tokens_of(text)[1:]
+                for key in set_keys(tokens):
+                    why = keys.problem(key)
+                    if why:
+                        problems.append(f"{rel}:{number}: --set {why}")
+                if args.keys_only:
+                    continue
+                if is_synopsis(tokens):
+                    why, what = runner.synopsis(tokens), "synopsis: command and options exist"
+                else:
+                    why, what = runner.runnable(tokens)
+                if why:
+                    problems.append(f"{rel}:{number}: `{text}`: {why}")
+                report.append(f"{rel}:{number}: {what or 'FAILED'}: {text[:110]}")
+    print("\n".join(report))
+    if problems:
+        print(f"FAIL: {len(problems)} problems in the docs:\n  " + "\n  ".join(problems))
+        return 1
+    what = "keys" if args.keys_only else "commands and keys"
+    print(f"ok: {found} tsunagi command lines found; {what} checked")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+#!/usr/bin/python3
+"""Decodes captures with tshark and tools/wireshark/tsunagi.lua and checks what it finds
+(docs/wireshark.md). Used by tests/wireshark/dissector.sh and tests/cli/ns3_wireshark.sh.
+
+  decode.py frames LUA PCAP          every frame type of tsunagi_frames_pcap, field by field
+  decode.py broken LUA PCAP WHY      PCAP must hold a tsunagi packet flagged malformed for WHY
+  decode.py ns3 LUA DIR PROCESSES    the captures of one ns-3 run of PROCESSES ranks
+
+tshark writes each packet as PDML; every frame the dissector found is one <proto
+name="tsunagi"> (several per packet when a segment holds several frames), probes are
+tsunagi_probe, throughput transfers tsunagi_bulk.
+"""
+import collections
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+
+def packets(lua, pcap):
+    """Per packet: {'number', 'frames': [fields], 'probes': [...], 'bulk': [...], 'tcp_len',
+    'udp', 'reassembled_in', 'malformed': [reasons], 'udp_dstport'} (fields: name -> [show])."""
+    xml = subprocess.run(["tshark", "-X", f"lua_script:{lua}", "-2", "-r", pcap, "-T", "pdml"],
+                         check=True, capture_output=True, text=True).stdout
+    for packet in ET.fromstring(xml).iter("packet"):
+        info = {"frames": [], "probes": [], "bulk": [], "other": [], "malformed": [], "tcp_len": 0,
+                "udp": False, "reassembled_in": False, "udp_dstport": None, "number": 0}
+        for proto in packet.findall("proto"):
+            name = proto.get("name")
+            fields = collections.defaultdict(list)
+            for field in proto.iter("field"):
+                fields[field.get("name")].append(field.get("show"))
+            if name == "frame":
+                info["number"] = int(fields["frame.number"][0])
+            elif name == "tcp":
+                info["tcp_len"] = int((fields.get("tcp.len") or ["0"])[0])
+                info["reassembled_in"] = "tcp.reassembled_in" in fields
+            elif name == "udp":
+                info["udp"] = True
+                info["udp_dstport"] = int(fields["udp.dstport"][0])
+            elif name == "tsunagi" and "tsunagi.type" not in fields:
+                info["other"].append(fields)  # realnet's 'F' byte, or an unparsable stream
+            elif name in ("tsunagi", "tsunagi_probe", "tsunagi_bulk"):
+                info[{"tsunagi": "frames", "tsunagi_probe": "probes", "tsunagi_bulk": "bulk"}[name]
+                     ].append(fields)
+        # Expert infos of group Malformed (ours and Wireshark's), and Wireshark's own verdict.
+        for element in packet.iter():
+            if element.get("name") == "_ws.expert" and "/Malformed)" in (element.get("showname") or ""):
+                info["malformed"].append(element.get("showname"))
+            elif element.tag == "proto" and element.get("name") == "_ws.malformed":
+                info["malformed"].append("Wireshark: malformed packet")
+        yield info
+
+
+def ours(packet):
+    return packet["frames"] or packet["probes"] or packet["bulk"] or packet["other"]
+
+
+def undecoded(packet):
+    """A payload none of our dissectors took (reassembly pieces excepted)."""
+    if ours(packet):
+        return False
+    return (packet["tcp_len"] > 0 and not packet["reassembled_in"]) or packet["udp"]
+
+
+def type_name(frame):
+    return frame["tsunagi.type"][0]
+
+
+# Every frame tsunagi_frames_pcap writes (tests/wireshark/frames_pcap.cpp), by type number:
+# the fields the dissector must show, with their values in order.
+EXPECTED = {
+    "1": {"tsunagi.rank": ["1"], "tsunagi.purpose": ["1"]},
+    "2": {"tsunagi.rank": ["1"], "tsunagi.endpoint": ["10.0.0.6:7000"], "tsunagi.host": ["edge1-h01"],
+          "tsunagi.site": ["chiba"]},
+    "3": {"tsunagi.count": ["3"], "tsunagi.endpoint": ["10.0.0.2:7000", "10.0.0.6:7000", "10.0.16.2:7000"],
+          "tsunagi.host": ["edge1-h00", "edge1-h01", "edge2-h00"]},
+    "4": {"tsunagi.rank": ["1"], "tsunagi.rank_item": ["0", "2"], "tsunagi.probes": ["6"]},
+    "5": {"tsunagi.count": ["2", "1", "1"], "tsunagi.run_start": ["0", "2"], "tsunagi.run_length": ["2", "1"]},
+    "6": {"tsunagi.src": ["1"], "tsunagi.dst": ["2"], "tsunagi.round": ["3"], "tsunagi.final": ["1"],
+          "tsunagi.route.dest": ["0", "2"], "tsunagi.route.dist": ["1", "0"]},
+    "7": {"tsunagi.src": ["1"], "tsunagi.dst": ["2"], "tsunagi.seq": ["7"], "tsunagi.tag": ["42"],
+          "tsunagi.filler": ["1000"], "tsunagi.body": ["01:02:03:04"]},
+    "8": {"tsunagi.src": ["1"], "tsunagi.length": ["0"]},
+    "9": {"tsunagi.length": ["0"]},
+    "10": {"tsunagi.seq": ["1"]},
+    "11": {"tsunagi.probe_id": ["5"], "tsunagi.to": ["2"], "tsunagi.bytes": ["1048576"]},
+    "12": {"tsunagi.probe_id": ["5"], "tsunagi.bytes": ["1048576"], "tsunagi.elapsed_ns": ["8400000"],
+           "tsunagi.ok": ["1"]},
+    "13": {"tsunagi.round": ["2"], "tsunagi.rank_item": ["0", "2"]},
+    "14": {"tsunagi.round": ["2"], "tsunagi.rank_item": ["0", "2"], "tsunagi.rtt_ns": ["21000", "61000"]},
+    "15": {"tsunagi.rank_item": ["0", "2"]},
+    "16": {"tsunagi.rank_item": ["0", "2"], "tsunagi.endpoint": ["10.0.0.2:7000", "10.0.16.2:7000"]},
+    "17": {"tsunagi.label": ["chiba-relay0"], "tsunagi.site": ["chiba"], "tsunagi.endpoint": ["10.1.0.2:7000"]},
+    "18": {"tsunagi.label": ["chiba-relay0", "kototoi-relay0"], "tsunagi.run_start": ["0"],
+           "tsunagi.run_length": ["3"]},
+    "19": {"tsunagi.label": ["chiba-relay0"]},
+    "20": {"tsunagi.origin": ["chiba-relay0"], "tsunagi.advert_seq": ["3"], "tsunagi.settled": ["1"],
+           "tsunagi.neighbour": ["kototoi-relay0"], "tsunagi.run_start": ["0"], "tsunagi.run_length": ["2"]},
+    "21": {"tsunagi.src": ["2"], "tsunagi.dst": ["1"], "tsunagi.tag": ["42"], "tsunagi.seq": ["0", "7"],
+           "tsunagi.reason": ["no route to rank 2"]},
+    "22": {"tsunagi.src": ["1"]},
+    "23": {"tsunagi.length": ["0"]},
+    "24": {"tsunagi.src": ["1"], "tsunagi.dst": ["2"]},
+    "25": {"tsunagi.length": ["0"]},
+    "26": {"tsunagi.length": ["0"]},
+}
+
+
+def check_frames(lua, pcap):
+    problems, by_type = [], collections.defaultdict(list)
+    probes, bulk = [], []
+    for p in packets(lua, pcap):
+        problems += [f"packet {p['number']}: {m}" for m in p["malformed"]]
+        if undecoded(p):
+            problems.append(f"packet {p['number']}: payload not decoded")
+        for frame in p["frames"]:
+            by_type[type_name(frame)].append(frame)
+        probes += p["probes"]
+        bulk += p["bulk"]
+    for number, fields in EXPECTED.items():
+        frames = by_type.get(number, [])
+        if not frames:
+            problems.append(f"frame type {number} not found")
+            continue
+        for name, want in fields.items():
+            got = frames[0].get(name, [])
+            if got != want:
+                problems.append(f"type {number}: {name} = {got}, expected {want}")
+    # realnet's stream opened with 'F' (a hello and a register, found by the heuristic).
+    if len(by_type.get("1", [])) != 2 or len(by_type.get("2", [])) != 2:
+        problems.append(f"{len(by_type.get('1', []))} hello / {len(by_type.get('2', []))} register "
+                        "frames; expected 2 each (ns-3 port and realnet heuristic)")
+    kinds = [(f["tsunagi_probe.kind"][0], f["tsunagi_probe.id"][0], f["tsunagi_probe.sample"][0])
+             for f in probes]
+    want = [("0x50", "11", "1"), ("0x51", "11", "1"), ("0x50", "12", "2"), ("0x51", "12", "2")]
+    if kinds != want:
+        problems.append(f"probes {kinds}, expected {want}")
+    sizes = [f["tsunagi_bulk.size"][0] for f in bulk if "tsunagi_bulk.size" in f]
+    acks = [f for f in bulk if "tsunagi_bulk.ack" in f]
+    ns3 = [f["tsunagi_bulk.probe_id"][0] for f in bulk if "tsunagi_bulk.probe_id" in f]
+    if sizes != ["3000", "2000"] or len(acks) != 1 or ns3 != ["5"]:
+        problems.append(f"transfers: sizes {sizes}, acks {len(acks)}, ns-3 probe ids {ns3}")
+    return problems, f"{sum(len(v) for v in by_type.values())} frames of {len(by_type)} types, " \
+                     f"{len(probes)} probes, {len(bulk)} transfer segments"
+
+
+def check_broken(lua, pcap, why):
+    reasons = [m for p in packets(lua, pcap) for m in p["malformed"]]
+    if not any(why in r for r in reasons):
+        return [f"no packet flagged malformed for '{why}' (flags: {reasons})"], ""
+    return [], f"flagged: {[r for r in reasons if why in r][0]}"
+
+
+def check_ns3(lua, directory, processes):
+    problems, seen = [], collections.Counter()
+    registered, pings, pongs = {}, 0, 0
+    for name in sorted(os.listdir(directory)):
+        for p in packets(lua, os.path.join(directory, name)):
+            where = f"{name} packet {p['number']}"
+            problems += [f"{where}: {m}" for m in p["malformed"]]
+            if undecoded(p):
+                problems.append(f"{where}: payload not decoded")
+            for probe in p["probes"]:
+                if probe["tsunagi_probe.kind"][0] == "0x50":
+                    pings += 1
+                    if not 14100 <= p["udp_dstport"] <= 15099:
+                        problems.append(f"{where}: ping to UDP {p['udp_dstport']}")
+                else:
+                    pongs += 1
+            for frame in p["frames"]:
+                t = type_name(frame)
+                seen[t] += 1
+                src, dst = int(frame["tsunagi.src"][0]), int(frame["tsunagi.dst"][0])
+                if not (-1 <= src < processes and -1 <= dst < processes):
+                    problems.append(f"{where}: type {t} from {src} to {dst}")
+                if t == "7" and (src < 0 or dst < 0 or src == dst):
+                    problems.append(f"{where}: data from {src} to {dst}")
+                if t == "2" and name == "rendezvous.pcap":
+                    registered[int(frame["tsunagi.rank"][0])] = frame["tsunagi.endpoint"][0]
+                if t == "3" and frame["tsunagi.count"] != [str(processes)]:
+                    problems.append(f"{where}: directory of {frame['tsunagi.count']} ranks")
+                if t == "1" and frame["tsunagi.purpose"][0] not in ("0", "1", "2", "3"):
+                    problems.append(f"{where}: hello purpose {frame['tsunagi.purpose']}")
+    names = {"1": "hello", "2": "register", "3": "directory", "7": "data", "8": "done",
+             "9": "shutdown", "25": "shutdown_ack", "26": "release"}
+    missing = [n for t, n in names.items() if seen[t] == 0]
+    if missing:
+        problems.append(f"frame types never seen: {missing}")
+    if sorted(registered) != list(range(processes)):
+        problems.append(f"registered ranks {sorted(registered)}, expected 0..{processes - 1}")
+    for rank, endpoint in registered.items():
+        if not re.fullmatch(r"10\.\d+\.\d+\.\d+:7000", endpoint):
+            problems.append(f"rank {rank} registered at {endpoint!r}")
+    if pings == 0 or pings != pongs:
+        problems.append(f"{pings} pings, {pongs} pongs")
+    counts = ", ".join(f"{names.get(t, t)} {n}" for t, n in sorted(seen.items(), key=lambda x: int(x[0])))
+    return problems, f"frames: {counts}; ranks 0..{processes - 1} registered at 10.x.x.x:7000; " \
+                     f"{pings} pings, {pongs} pongs on UDP 14100+"
+
+
+def main():
+    mode, lua = sys.argv[1], sys.argv[2]
+    if mode == "frames":
+        problems, summary = check_frames(lua, sys.argv[3])
+    elif mode == "broken":
+        problems, summary = check_broken(lua, sys.argv[3], sys.argv[4])
+    elif mode == "ns3":
+        problems, summary = check_ns3(lua, sys.argv[3], int(sys.argv[4]))
+    else:
+        sys.exit(f"unknown mode {mode}")
+    if problems:
+        print("FAIL:\n  " + "\n  ".join(problems[:30]))
+        return 1
+    print(f"ok: {summary}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
