@@ -137,13 +137,13 @@ class Keys:
     def problem(self, key):
         """None when `key` names a scenario key (array entries by index or name allowed)."""
         key = re.sub(r"\[(\w+)\]", r".\1", key)
-        path = ""
+        path, picked = "", False
         for part in key.split("."):
             candidate = f"{path}.{part}" if path else part
             if candidate in self.kind:
-                path = candidate
-            elif self.kind.get(path) == "array" and re.fullmatch(r"[\w-]+", part):
-                continue  # an array entry picked by index or by name
+                path, picked = candidate, False
+            elif self.kind.get(path) == "array" and not picked and re.fullmatch(r"[\w-]+", part):
+                picked = True  # one array entry, picked by index or by name
             else:
                 return f"'{key}' is not a scenario key ('{part}' is unknown after '{path or '(top)'}')"
         return None
@@ -188,6 +188,7 @@ class Runner:
         self.outs = {}  # a doc's --out value -> where this check put it
         self.pair = None
         self.help = {}
+        self.done = {}
         for name in ("scenarios", "validation", "tools", "docs"):
             os.symlink(os.path.join(args.src, name), os.path.join(work, name))
 
@@ -246,7 +247,13 @@ class Runner:
         return None
 
     def runnable(self, tokens):
-        """(problem or None, what happened)"""
+        """(problem or None, what happened); identical commands run once."""
+        key = tuple(tokens)
+        if key not in self.done:
+            self.done[key] = self.run_command(tokens)
+        return self.done[key]
+
+    def run_command(self, tokens):
         argv = [self.args.tsunagi]
         command = tokens[0] if tokens else ""
         if "--backend" in tokens and tokens[tokens.index("--backend") + 1] == "ns3" \
@@ -297,6 +304,7 @@ def main():
     parser.add_argument("--limit", type=float, default=15.0)
     args = parser.parse_args()
     args.tsunagi = os.path.abspath(args.tsunagi)
+    args.src = os.path.abspath(args.src)
 
     problems, report = [], []
     with tempfile.TemporaryDirectory(prefix="tsunagi-docs.") as work:

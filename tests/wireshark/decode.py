@@ -68,6 +68,14 @@ def type_name(frame):
     return frame["tsunagi.type"][0]
 
 
+# FrameType numbers (model/include/tsunagi/model/wire.hpp) and names, for messages.
+TYPE_NAMES = dict(enumerate(
+    "hello register directory rtt_report groups route_round data done shutdown goodbye "
+    "probe_order probe_result rtt_order rtt_column endpoint_query endpoint_reply relay_register "
+    "relay_list relay_hello link_advert undeliverable settled start peer_unreachable "
+    "shutdown_ack release".split(), start=1))
+
+
 # Every frame tsunagi_frames_pcap writes (tests/wireshark/frames_pcap.cpp), by type number:
 # the fields the dissector must show, with their values in order.
 EXPECTED = {
@@ -183,9 +191,10 @@ def check_ns3(lua, directory, processes):
                     problems.append(f"{where}: directory of {frame['tsunagi.count']} ranks")
                 if t == "1" and frame["tsunagi.purpose"][0] not in ("0", "1", "2", "3"):
                     problems.append(f"{where}: hello purpose {frame['tsunagi.purpose']}")
-    names = {"1": "hello", "2": "register", "3": "directory", "7": "data", "8": "done",
-             "9": "shutdown", "25": "shutdown_ack", "26": "release"}
-    missing = [n for t, n in names.items() if seen[t] == 0]
+    names = {str(t): n for t, n in TYPE_NAMES.items()}
+    required = ["hello", "register", "directory", "data", "done", "shutdown", "shutdown_ack",
+                "release"]
+    missing = [n for t, n in names.items() if n in required and seen[t] == 0]
     if missing:
         problems.append(f"frame types never seen: {missing}")
     if sorted(registered) != list(range(processes)):

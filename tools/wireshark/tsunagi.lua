@@ -432,7 +432,8 @@ local function dissect_frame(tvb, offset, pinfo, tree)
     r.err = string.format("%s: %d trailing bytes", name, r:left())
   end
   if filler > 0 then item:add(f.filler_bytes, tvb(offset + HEADER + length, filler)) end
-  local function who(rank) return rank == -1 and "rv" or ("r" .. rank) end
+  -- -1: the rendezvous, or no rank (control frames leave the header's ranks unset).
+  local function who(rank) return rank == -1 and "-" or ("r" .. rank) end
   local text = string.format("%s %s>%s", name, who(src), who(dst))
   if summary ~= "" then text = text .. " " .. summary end
   item:append_text(": " .. text)
@@ -580,7 +581,9 @@ local function tcp_heuristic(tvb, pinfo, tree)
     return true
   end
   if first == 0x46 then at = 1 end
-  if n - at < HEADER or header_error(tvb, at) then return false end
+  -- realnet may send its opening 'F' alone, before the first frame.
+  local lone_opening = n == 1 and first == 0x46 and tcp_seq() and tcp_seq().value == 1
+  if not lone_opening and (n - at < HEADER or header_error(tvb, at)) then return false end
   pinfo.conversation = tsunagi
   tsunagi.dissector(tvb, pinfo, tree)
   return true
