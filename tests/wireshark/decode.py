@@ -5,6 +5,8 @@
   decode.py frames LUA PCAP          every frame type of tsunagi_frames_pcap, field by field
   decode.py broken LUA PCAP WHY      PCAP must hold a tsunagi packet flagged malformed for WHY
   decode.py ns3 LUA DIR PROCESSES    the captures of one ns-3 run of PROCESSES ranks
+  decode.py realnet LUA PCAP PROCESSES PORTS   a loopback capture of one realnet run whose
+                                     daemons listened on PORTS (comma-separated)
 
 tshark writes each packet as PDML; every frame the dissector found is one <proto
 name="tsunagi"> (several per packet when a segment holds several frames), probes are
@@ -18,11 +20,13 @@ import sys
 import xml.etree.ElementTree as ET
 
 
-def packets(lua, pcap):
+def packets(lua, pcap, display_filter=None):
     """Per packet: {'number', 'frames': [fields], 'probes': [...], 'bulk': [...], 'tcp_len',
     'udp', 'reassembled_in', 'malformed': [reasons], 'udp_dstport'} (fields: name -> [show])."""
-    xml = subprocess.run(["tshark", "-X", f"lua_script:{lua}", "-2", "-r", pcap, "-T", "pdml"],
-                         check=True, capture_output=True, text=True).stdout
+    argv = ["tshark", "-X", f"lua_script:{lua}", "-2", "-r", pcap, "-T", "pdml"]
+    if display_filter:
+        argv += ["-Y", display_filter]
+    xml = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
     for packet in ET.fromstring(xml).iter("packet"):
         info = {"frames": [], "probes": [], "bulk": [], "other": [], "malformed": [], "tcp_len": 0,
                 "udp": False, "reassembled_in": False, "udp_dstport": None, "number": 0}
@@ -161,11 +165,15 @@ def check_broken(lua, pcap, why):
     return [], f"flagged: {[r for r in reasons if why in r][0]}"
 
 
-def check_ns3(lua, directory, processes):
+def check_run(lua, pcaps, processes, endpoint, probe_ports, display_filter=None):
+    """The captures of one run of `processes` ranks: every rank registered at an endpoint that
+    matches `endpoint`, pings sent to a port in `probe_ports` and all answered, the frame types
+    of any run, nothing malformed or undecoded."""
     problems, seen = [], collections.Counter()
     registered, pings, pongs = {}, 0, 0
-    for name in sorted(os.listdir(directory)):
-        for p in packets(lua, os.path.join(directory, name)):
+    for pcap in pcaps:
+        name = os.path.basename(pcap)
+        for p in packets(lua, pcap, display_filter):
             where = f"{name} packet {p['number']}"
             problems += [f"{where}: {m}" for m in p["malformed"]]
             if undecoded(p):
@@ -173,7 +181,7 @@ def check_ns3(lua, directory, processes):
             for probe in p["probes"]:
                 if probe["tsunagi_probe.kind"][0] == "0x50":
                     pings += 1
-                    if not 14100 <= p["udp_dstport"] <= 15099:
+                    if p["udp_dstport"] not in probe_ports:
                         problems.append(f"{where}: ping to UDP {p['udp_dstport']}")
                 else:
                     pongs += 1
@@ -185,7 +193,7 @@ def check_ns3(lua, directory, processes):
                     problems.append(f"{where}: type {t} from {src} to {dst}")
                 if t == "7" and (src < 0 or dst < 0 or src == dst):
                     problems.append(f"{where}: data from {src} to {dst}")
-                if t == "2" and name == "rendezvous.pcap":
+                if t == "2":
                     registered[int(frame["tsunagi.rank"][0])] = frame["tsunagi.endpoint"][0]
                 if t == "3" and frame["tsunagi.count"] != [str(processes)]:
                     problems.append(f"{where}: directory of {frame['tsunagi.count']} ranks")
@@ -199,14 +207,14 @@ def check_ns3(lua, directory, processes):
         problems.append(f"frame types never seen: {missing}")
     if sorted(registered) != list(range(processes)):
         problems.append(f"registered ranks {sorted(registered)}, expected 0..{processes - 1}")
-    for rank, endpoint in registered.items():
-        if not re.fullmatch(r"10\.\d+\.\d+\.\d+:7000", endpoint):
-            problems.append(f"rank {rank} registered at {endpoint!r}")
+    for rank, at in registered.items():
+        if not re.fullmatch(endpoint, at):
+            problems.append(f"rank {rank} registered at {at!r}, expected {endpoint}")
     if pings == 0 or pings != pongs:
         problems.append(f"{pings} pings, {pongs} pongs")
     counts = ", ".join(f"{names.get(t, t)} {n}" for t, n in sorted(seen.items(), key=lambda x: int(x[0])))
-    return problems, f"frames: {counts}; ranks 0..{processes - 1} registered at 10.x.x.x:7000; " \
-                     f"{pings} pings, {pongs} pongs on UDP 14100+"
+    return problems, f"frames: {counts}; ranks 0..{processes - 1} registered; {pings} pings, " \
+                     f"{pongs} pongs"
 
 
 def main():
@@ -215,8 +223,16 @@ def main():
         problems, summary = check_frames(lua, sys.argv[3])
     elif mode == "broken":
         problems, summary = check_broken(lua, sys.argv[3], sys.argv[4])
-    elif mode == "ns3":
-        problems, summary = check_ns3(lua, sys.argv[3], int(sys.argv[4]))
+    elif mode == "ns3":  # DIR PROCESSES: ns-3's --pcap directory; probes on UDP 14100 + slot
+        directory = sys.argv[3]
+        pcaps = [os.path.join(directory, f) for f in sorted(os.listdir(directory))]
+        problems, summary = check_run(lua, pcaps, int(sys.argv[4]), r"10\.\d+\.\d+\.\d+:7000",
+                                      range(14100, 15100))
+    elif mode == "realnet":  # PCAP PROCESSES PORT,PORT,...: a loopback capture, the run's ports
+        ports = [int(p) for p in sys.argv[5].split(",")]
+        keep = "tcp.port in {%s} || udp.port in {%s}" % (sys.argv[5], sys.argv[5])
+        problems, summary = check_run(lua, [sys.argv[3]], int(sys.argv[4]),
+                                      r"127\.0\.0\.1:(%s)" % "|".join(map(str, ports)), ports, keep)
     else:
         sys.exit(f"unknown mode {mode}")
     if problems:
