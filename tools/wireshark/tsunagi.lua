@@ -44,50 +44,57 @@ local goodbye_reasons = { [0] = "evicted", [1] = "duplicate" }
 local stream_kinds = { [0x46] = "frames (F)", [0x42] = "throughput transfer (B)",
                        [0x41] = "throughput transfer received (A)" }
 
+-- Fields of a frame: key in `f`, ProtoField kind, filter name after "tsunagi.", label,
+-- display base, value names.
 local f = tsunagi.fields
-f.stream_kind = ProtoField.uint8("tsunagi.stream_kind", "Connection purpose", base.HEX, stream_kinds)
-f.magic = ProtoField.uint8("tsunagi.magic", "Magic", base.HEX)
-f.version = ProtoField.uint8("tsunagi.version", "Version", base.DEC)
-f.type = ProtoField.uint8("tsunagi.type", "Type", base.DEC, frame_types)
-f.flags = ProtoField.uint8("tsunagi.flags", "Flags", base.HEX)
-f.hops = ProtoField.uint8("tsunagi.hops", "Hops", base.DEC)
-f.ttl = ProtoField.uint8("tsunagi.ttl", "TTL", base.DEC)
-f.reserved = ProtoField.uint16("tsunagi.reserved", "Reserved", base.HEX)
-f.src = ProtoField.int32("tsunagi.src", "Source rank (-1 = rendezvous)", base.DEC)
-f.dst = ProtoField.int32("tsunagi.dst", "Destination rank (-1 = rendezvous)", base.DEC)
-f.seq = ProtoField.uint32("tsunagi.seq", "Sequence", base.DEC)
-f.length = ProtoField.uint32("tsunagi.length", "Payload length", base.DEC)
-f.filler = ProtoField.uint64("tsunagi.filler", "Filler length", base.DEC)
-f.filler_bytes = ProtoField.bytes("tsunagi.filler_bytes", "Filler (no information)")
-f.rank = ProtoField.int32("tsunagi.rank", "Rank", base.DEC)
-f.purpose = ProtoField.uint8("tsunagi.purpose", "Purpose", base.DEC, purposes)
-f.endpoint = ProtoField.string("tsunagi.endpoint", "Endpoint")
-f.host = ProtoField.string("tsunagi.host", "Host")
-f.site = ProtoField.string("tsunagi.site", "Site")
-f.count = ProtoField.uint32("tsunagi.count", "Count", base.DEC)
-f.item = ProtoField.int32("tsunagi.rank_item", "Rank", base.DEC)
-f.run_start = ProtoField.int32("tsunagi.run_start", "Run from rank", base.DEC)
-f.run_length = ProtoField.uint32("tsunagi.run_length", "Run length", base.DEC)
-f.probes = ProtoField.uint64("tsunagi.probes", "RTT probes", base.DEC)
-f.round = ProtoField.uint32("tsunagi.round", "Round", base.DEC)
-f.final = ProtoField.uint8("tsunagi.final", "Final", base.DEC)
-f.route_dest = ProtoField.int32("tsunagi.route.dest", "Destination", base.DEC)
-f.route_dist = ProtoField.uint16("tsunagi.route.dist", "Distance", base.DEC)
-f.tag = ProtoField.uint32("tsunagi.tag", "Tag", base.DEC)
-f.body = ProtoField.bytes("tsunagi.body", "Body")
-f.probe_id = ProtoField.uint64("tsunagi.probe_id", "Probe id", base.DEC)
-f.to = ProtoField.int32("tsunagi.to", "To rank", base.DEC)
-f.bytes = ProtoField.uint64("tsunagi.bytes", "Bytes", base.DEC)
-f.elapsed = ProtoField.uint64("tsunagi.elapsed_ns", "Elapsed (ns)", base.DEC)
-f.ok = ProtoField.uint8("tsunagi.ok", "Ok", base.DEC)
-f.rtt = ProtoField.uint64("tsunagi.rtt_ns", "RTT (ns, 0 = failed)", base.DEC)
-f.label = ProtoField.string("tsunagi.label", "Relay label")
-f.origin = ProtoField.string("tsunagi.origin", "Advert origin")
-f.advert_seq = ProtoField.uint64("tsunagi.advert_seq", "Advert sequence", base.DEC)
-f.settled = ProtoField.uint8("tsunagi.settled", "Settled", base.DEC)
-f.neighbour = ProtoField.string("tsunagi.neighbour", "Neighbour")
-f.reason = ProtoField.string("tsunagi.reason", "Reason")
-f.goodbye = ProtoField.uint32("tsunagi.goodbye_reason", "Goodbye reason", base.DEC, goodbye_reasons)
+for _, spec in ipairs({
+  { "stream_kind", "uint8", "stream_kind", "Connection purpose", base.HEX, stream_kinds },
+  { "magic", "uint8", "magic", "Magic", base.HEX },
+  { "version", "uint8", "version", "Version", base.DEC },
+  { "type", "uint8", "type", "Type", base.DEC, frame_types },
+  { "flags", "uint8", "flags", "Flags", base.HEX },
+  { "hops", "uint8", "hops", "Hops", base.DEC },
+  { "ttl", "uint8", "ttl", "TTL", base.DEC },
+  { "reserved", "uint16", "reserved", "Reserved", base.HEX },
+  { "src", "int32", "src", "Source rank (-1 = rendezvous)", base.DEC },
+  { "dst", "int32", "dst", "Destination rank (-1 = rendezvous)", base.DEC },
+  { "seq", "uint32", "seq", "Sequence", base.DEC },
+  { "length", "uint32", "length", "Payload length", base.DEC },
+  { "filler", "uint64", "filler", "Filler length", base.DEC },
+  { "filler_bytes", "bytes", "filler_bytes", "Filler (no information)" },
+  { "rank", "int32", "rank", "Rank", base.DEC },
+  { "purpose", "uint8", "purpose", "Purpose", base.DEC, purposes },
+  { "endpoint", "string", "endpoint", "Endpoint" },
+  { "host", "string", "host", "Host" },
+  { "site", "string", "site", "Site" },
+  { "count", "uint32", "count", "Count", base.DEC },
+  { "item", "int32", "rank_item", "Rank", base.DEC },
+  { "run_start", "int32", "run_start", "Run from rank", base.DEC },
+  { "run_length", "uint32", "run_length", "Run length", base.DEC },
+  { "probes", "uint64", "probes", "RTT probes", base.DEC },
+  { "round", "uint32", "round", "Round", base.DEC },
+  { "final", "uint8", "final", "Final", base.DEC },
+  { "route_dest", "int32", "route.dest", "Destination", base.DEC },
+  { "route_dist", "uint16", "route.dist", "Distance", base.DEC },
+  { "tag", "uint32", "tag", "Tag", base.DEC },
+  { "body", "bytes", "body", "Body" },
+  { "probe_id", "uint64", "probe_id", "Probe id", base.DEC },
+  { "to", "int32", "to", "To rank", base.DEC },
+  { "bytes", "uint64", "bytes", "Bytes", base.DEC },
+  { "elapsed", "uint64", "elapsed_ns", "Elapsed (ns)", base.DEC },
+  { "ok", "uint8", "ok", "Ok", base.DEC },
+  { "rtt", "uint64", "rtt_ns", "RTT (ns, 0 = failed)", base.DEC },
+  { "label", "string", "label", "Relay label" },
+  { "origin", "string", "origin", "Advert origin" },
+  { "advert_seq", "uint64", "advert_seq", "Advert sequence", base.DEC },
+  { "settled", "uint8", "settled", "Settled", base.DEC },
+  { "neighbour", "string", "neighbour", "Neighbour" },
+  { "reason", "string", "reason", "Reason" },
+  { "goodbye", "uint32", "goodbye_reason", "Goodbye reason", base.DEC, goodbye_reasons },
+}) do
+  local key, kind, abbrev, label, display, names = table.unpack(spec)
+  f[key] = ProtoField[kind]("tsunagi." .. abbrev, label, display, names)
+end
 
 local malformed = ProtoExpert.new("tsunagi.malformed", "Malformed tsunagi data",
                                   expert.group.MALFORMED, expert.severity.ERROR)
