@@ -42,6 +42,10 @@ def doc_files(src):
     files = [os.path.join(src, "README.md"), os.path.join(src, "validation", "README.md")]
     docs = os.path.join(src, "docs")
     files += sorted(os.path.join(docs, f) for f in os.listdir(docs) if f.endswith(".md"))
+    # Scenario files explain themselves in comments, commands included.
+    for top in ("scenarios", "validation"):
+        for folder, _, names in sorted(os.walk(os.path.join(src, top))):
+            files += sorted(os.path.join(folder, n) for n in names if n.endswith(".toml"))
     return files
 
 
@@ -57,9 +61,36 @@ def is_tsunagi_command(text):
     return not word.endswith(":")  # "tsunagi sweep: ..." is a message, not a command
 
 
+def extract_toml(path):
+    """Commands in a scenario file's comments (`# ... tsunagi run FILE \\`, continued on the
+    next comment line); every comment line is prose for the key check."""
+    commands, prose = [], []
+    pending, pending_line = "", 0
+    for number, raw in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
+        if "#" not in raw:
+            continue
+        text = raw[raw.index("#") + 1:].strip()
+        prose.append((number, text))
+        if pending:
+            text = pending + " " + text
+        else:
+            m = re.search(r"(?:^|\s)((?:[\w.-]*/)*tsunagi\s+(?:run|sweep|compare)\b.*)", text)
+            if not m:
+                continue
+            text, pending_line = m.group(1), number
+        if text.endswith("\\"):
+            pending = text[:-1].rstrip()
+            continue
+        commands.append((pending_line, text, "comment"))
+        pending = ""
+    return commands, prose
+
+
 def extract(path):
-    """(line, text, where) for every tsunagi command; where is 'block' or 'span'.
+    """(line, text, where) for every tsunagi command; where is 'block', 'span' or 'comment'.
     Also returns the prose lines (line, text) for the key check."""
+    if path.endswith(".toml"):
+        return extract_toml(path)
     commands, prose = [], []
     lines = open(path, encoding="utf-8").read().split("\n")
     fenced = False
@@ -106,8 +137,8 @@ def is_placeholder(token):
     bare = token.strip(",")
     if bare.startswith("[") or (bare.endswith("]") and "[" not in bare):
         return True
-    if bare in ("...", "\u2026") or "|" in bare or "<" in bare:
-        return True
+    if bare in ("...", "\u2026") or "|" in bare or "<" in bare or "$" in bare:
+        return True  # ..., a|b, <point>, $s (a shell variable)
     return any(PLACEHOLDER.fullmatch(part.strip("[]")) for part in bare.split("="))
 
 
@@ -172,12 +203,16 @@ def set_keys(tokens):
 
 
 def prose_keys(prose):
+    """Dotted keys in code spans of prose, and KEY of every `--set KEY=` in prose or comments."""
     pattern = re.compile(r"`((?:%s)\.[A-Za-z0-9_.\[\]-]+)" % "|".join(SCENARIO_TABLES))
     for number, line in prose:
         for span in re.findall(r"`[^`]+`", line):
             m = pattern.match(span)
             if m:
                 yield number, m.group(1).rstrip(".")
+        for key in re.findall(r"--set[ =]['\"]?([a-z][\w.\[\]-]*)=", line):
+            if key.split(".")[0].split("[")[0] in SCENARIO_TABLES:  # not `--set a=1`
+                yield number, key
 
 
 # ------------------------------------------------------------------ running
