@@ -19,7 +19,12 @@ for pcap in "$WORK"/pcap/*.pcap; do
   afs=$((afs + $(tshark -r "$pcap" -Y "rx" 2>/dev/null | wc -l)))
 done
 [ "$afs" -eq 0 ] || fail "$afs packets still read as AFS (Rx) without the dissector"
-echo "ok: without the dissector, no packet is read as AFS (Rx)"
+if command -v tcpdump >/dev/null; then
+  for pcap in "$WORK"/pcap/*.pcap; do tcpdump -nr "$pcap" 2>/dev/null; done >"$WORK/tcpdump.txt"
+  grep -q "UDP, length" "$WORK/tcpdump.txt" || fail "tcpdump shows no probe datagram"
+  ! grep -Eqi " rx |afs" "$WORK/tcpdump.txt" || fail "tcpdump reads probes as AFS (Rx)"
+fi
+echo "ok: without the dissector, no packet is read as AFS (Rx) by tshark or tcpdump"
 
 /usr/bin/python3 - "$WORK/pcap/rendezvous.pcap" "$WORK/broken.pcap" <<'PY'
 import sys
