@@ -1,0 +1,116 @@
+// The Slurm script. See slurm_script.hpp.
+#include "slurm_script.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace tsunagi::realnet {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Scenario hosts the ranks use: one Slurm node each (block distribution keeps a host's ranks
+// together when every host has as many).
+std::size_t hosts_in_use(const scenario::Scenario& scenario) {
+  const auto host_of = scenario::rank_to_host(scenario);
+  return std::set<int>(host_of.begin(), host_of.end()).size();
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> sbatch_directives(
+    const scenario::Scenario& scenario, const LaunchOptions& options, const LaunchPlan& plan) {
+  const std::string name =
+      scenario.name.empty() ? fs::path(scenario.path).stem().string() : scenario.name;
+  // The launcher's --timeout bounds the run; Slurm's limit is a minute more, so the run's
+  // own time-out (which names what still runs) comes first.
+  const long minutes = static_cast<long>(std::ceil(options.timeout_s / 60.0)) + 1;
+  std::vector<std::pair<std::string, std::string>> lines{
+      {"job-name", "tsunagi-" + name},
+      {"nodes", std::to_string(hosts_in_use(scenario))},
+      {"ntasks", std::to_string(scenario::process_count(scenario))},
+      {"time", std::to_string(minutes)},
+      {"output", (fs::path(plan.work_dir) / "slurm.log").string()},
+  };
+  for (const std::string& text : options.sbatch) {
+    const auto eq = text.find('=');
+    const std::string key = text.substr(0, eq);
+    if (eq == std::string::npos || key.empty() ||
+        key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos)
+      throw std::invalid_argument("--sbatch " + text +
+                                  ": expected KEY=VALUE, e.g. --sbatch partition=debug "
+                                  "(KEY= removes a line)");
+    const std::string value = text.substr(eq + 1);
+    auto it =
+        std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == key; });
+    if (value.empty()) {
+      if (it != lines.end()) lines.erase(it);
+    } else if (it != lines.end()) {
+      it->second = value;
+    } else {
+      lines.emplace_back(key, value);
+    }
+  }
+  return lines;
+}
+
+std::string slurm_script(const scenario::Scenario& scenario, const LaunchOptions& options,
+                         const LaunchPlan& plan, const std::string& manifest_json) {
+  const fs::path work(plan.work_dir);
+  const std::string address_file = (work / "rendezvous.addr").string();
+  std::ostringstream s;
+  s << "#!/bin/bash\n";
+  for (const auto& [key, value] : sbatch_directives(scenario, options, plan))
+    s << "#SBATCH " << shell_line({"--" + key + "=" + value}) << '\n';
+  s << "# tsunagi run " << scenario.path
+    << " --backend realnet --net slurm: " << scenario::process_count(scenario)
+    << " ranks + rendezvous.\n"
+    << "# Submit with sbatch (or run inside salloc); then: tsunagi collect "
+    << work.parent_path().string() << "\n"
+    << "# --out must be on a file system every node shares.\n"
+    << "set -e\n"
+    << "command -v srun >/dev/null || { echo \"tsunagi: srun: command not found on "
+       "${HOSTNAME:-this node} "
+       "(PATH=$PATH): Slurm's client commands are needed\" >&2; exit 3; }\n"
+    << "[ -n \"${SLURM_JOB_ID:-}\" ] || { echo \"tsunagi: not inside a Slurm allocation "
+       "(SLURM_JOB_ID is not set): submit this script with sbatch or run it under salloc\" "
+       ">&2; exit 3; }\n"
+    << "mkdir -p " << shell_line({work.string()}) << "\n"
+    << "rm -f " << shell_line({address_file}) << "\n"
+    << "cat > " << shell_line({(work / "run.json").string()}) << " <<'TSUNAGI_RUN_JSON'\n"
+    << manifest_json << "\nTSUNAGI_RUN_JSON\n"
+    << "# Ctrl-C / SIGTERM / scancel: srun passes SIGTERM on to every daemon, which records its "
+       "exit.\ntrap 'kill -TERM $(jobs -p) 2>/dev/null; wait' INT TERM\n";
+  const std::vector<std::string> prefix = split_words(options.launch_prefix);
+  std::vector<std::string> rv{"srun", "--nodes=1", "--ntasks=1", "--overlap",
+                              "--error=" + plan.rendezvous.log_file};
+  rv.insert(rv.end(), prefix.begin(), prefix.end());
+  rv.push_back(plan.paths.rendezvous);
+  auto rv_args = daemon_args(scenario, options, plan.rendezvous.events_file);
+  rv.insert(rv.end(), rv_args.begin(), rv_args.end());
+  rv.insert(rv.end(), {"--listen", "auto:0", "--ready-file", address_file});
+  std::vector<std::string> nodes{"srun",
+                                 "--ntasks=" + std::to_string(scenario::process_count(scenario)),
+                                 "--overlap", "--error=" + (work / "r%t.log").string()};
+  nodes.insert(nodes.end(), prefix.begin(), prefix.end());
+  nodes.push_back(plan.paths.node);
+  auto node_args = daemon_args(scenario, options, (work / "r{rank}.events.jsonl").string());
+  nodes.insert(nodes.end(), node_args.begin(), node_args.end());
+  nodes.insert(nodes.end(), {"--rank-env", "SLURM_PROCID", "--listen", "auto:0",
+                             "--rendezvous-file", address_file, "--host-label", "scenario"});
+  s << shell_line(rv) << " &\n" << shell_line(nodes) << " &\nwait\n";
+  return s.str();
+}
+
+}  // namespace tsunagi::realnet
