@@ -21,7 +21,7 @@ cluster_cleanup() {
   fi
   local path
   for path in "${CREATED_PATHS[@]}"; do rm -rf "$path"; done
-  rm -rf "$WORK"
+  if [ -n "${KEEP_WORK:-}" ]; then echo "kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cluster_cleanup EXIT
 

@@ -108,11 +108,16 @@ ip netns exec "$RV_NS" "$TSUNAGI" run "$S" --backend realnet --hosts "$WORK/host
   --ssh "ssh -F $K/config" --out "$WORK/stop" --set workload.pingpong.rounds=100000000 \
   > /dev/null 2> "$WORK/stop.err" &
 launcher=$!
-for _ in $(seq 300); do
-  grep -q "processes started" "$WORK/stop.err" && break
+# SIGINT once every rank's core runs (more than its clock line in its event file).
+for _ in $(seq 600); do
+  up=0
+  for r in 0 1 2 3 4 5 6 7; do
+    [ "$(cat "$WORK/stop/realnet/r$r.events.jsonl" 2>/dev/null | wc -l)" -ge 2 ] && up=$((up + 1))
+  done
+  [ "$up" -eq 8 ] && break
   sleep 0.1
 done
-sleep 2
+sleep 0.5
 kill -INT "$launcher"
 status=0
 wait "$launcher" || status=$?

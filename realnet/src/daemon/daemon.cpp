@@ -1,6 +1,7 @@
 // The body of both daemons. See daemon.hpp.
 #include "daemon.hpp"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <array>
@@ -36,7 +37,9 @@ tcp::endpoint listen_endpoint(const std::string& text) {
 // Nodes may start before the rendezvous listens (srun starts everything at once) and links in
 // fresh namespaces take a moment to carry traffic: wait until a TCP connect succeeds. The
 // rendezvous sees a connection that closes before its first byte, and ignores it.
-bool wait_until_reachable(const std::string& endpoint, double seconds) {
+// `stop_requested` is asked every 100 ms: a daemon told to stop while it waits stops at once.
+bool wait_until_reachable(const std::string& endpoint, double seconds,
+                          const std::function<bool()>& stop_requested) {
   const auto deadline = SteadyClock::now() + std::chrono::duration<double>(seconds);
   tcp::endpoint target;
   try {
@@ -51,11 +54,24 @@ bool wait_until_reachable(const std::string& endpoint, double seconds) {
     socket.async_connect(target, [&](const boost::system::error_code& e) { result = e; });
     // A connect in progress is waited for as long as the deadline allows: across an emulated
     // WAN (latency x50) one round trip can take over a second. Only refusals are retried.
-    io.run_for(std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - SteadyClock::now()));
+    while (result == asio::error::would_block && SteadyClock::now() < deadline) {
+      if (stop_requested()) return false;
+      io.run_for(std::chrono::milliseconds(100));
+    }
     if (!result) return true;
+    if (stop_requested()) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   } while (SteadyClock::now() < deadline);
   return false;
+}
+
+// --stop-on-eof before the event loop runs: has standard input ended? (Bytes read are dropped:
+// the input carries nothing but its end.)
+bool input_ended() {
+  pollfd input{STDIN_FILENO, POLLIN, 0};
+  if (::poll(&input, 1, 0) <= 0) return false;
+  char byte = 0;
+  return read(STDIN_FILENO, &byte, 1) == 0;
 }
 
 // --rendezvous-file: the rendezvous writes its address there once it listens (--ready-file) on a
@@ -307,9 +323,16 @@ int run_daemon(DaemonOptions& o, Role role) {
     asio::post(io, wait_flushed);
   };
 
-  if ((node || relay) && !wait_until_reachable(o.rendezvous, o.wait_rendezvous_s))
+  bool input_gone = false;
+  auto stop_requested = [&] { return o.stop_on_eof && (input_gone = input_gone || input_ended()); };
+  if ((node || relay) && !wait_until_reachable(o.rendezvous, o.wait_rendezvous_s, stop_requested) &&
+      !input_gone)
     log_line("rendezvous " + o.rendezvous + " not reachable after " +
              std::to_string(o.wait_rendezvous_s) + " s; starting anyway");
+  if (input_gone) {
+    stop("stopped: standard input ended (launcher gone)");  // before the core started
+    return 1;
+  }
   process.start();
   io.run();
   return process.exited_ok() ? 0 : 1;

@@ -236,11 +236,15 @@ void Launch::stop_remote_daemons() {
     for (std::size_t i = 0; i < supervisor_.size(); ++i) any = any || supervisor_.running(i);
     if (confirmed >= running || !any) break;
   }
+  std::string silent;
+  for (const auto& [label, t] : tracked_)
+    if (!t.exited && t.death.empty()) silent += " " + label;
   observer_.on_progress(
       "realnet: stopped " + std::to_string(running) + " remote daemons (" +
       (plan_.mode == "hosts" ? "ssh: end of input" : "Slurm: SIGTERM via srun") +
       "): " + std::to_string(confirmed) + " confirmed their exit" +
-      (confirmed < running ? "; the others: see their logs in " + plan_.work_dir : std::string()));
+      (silent.empty() ? std::string()
+                      : "; no exit line from" + silent + ": see their logs in " + plan_.work_dir));
 }
 
 void Launch::wait_for_rendezvous() {
