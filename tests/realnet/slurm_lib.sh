@@ -5,7 +5,7 @@
 
 need_slurm() {
   local p
-  for p in munged mungekey slurmctld slurmd srun sbatch salloc scontrol sinfo; do
+  for p in munged mungekey slurmctld slurmd srun sbatch salloc scancel sinfo; do
     command -v "$p" >/dev/null || [ -x "/usr/sbin/$p" ] || {
       echo "SKIP: needs $p (munge, slurmctld, slurmd, slurm-client; tools/install-deps.sh)"; exit $SKIP; }
   done

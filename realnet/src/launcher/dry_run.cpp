@@ -40,7 +40,11 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
   const LaunchPlan plan =
       make_launch_plan(scenario, options, paths, "tsg" + std::to_string(getpid()) + "-");
   if (plan.mode == "slurm") {
-    // The batch script itself: `tsunagi run ... --dry-run > job.sh && sbatch job.sh`.
+    // The batch script itself: `tsunagi run ... --dry-run > job.sh && sbatch job.sh`. Slurm
+    // opens #SBATCH --output before the script runs, so its directory must exist: the one
+    // thing this dry run creates.
+    std::error_code ignored;
+    fs::create_directories(plan.work_dir, ignored);
     out << plan.slurm_script;
     return;
   }

@@ -204,8 +204,8 @@ void Launch::start_slurm_script() {
 }
 
 // Remote daemons do not get the launcher's signals: over ssh the end of their input stops them
-// (--stop-on-eof), under Slurm the script's SIGTERM reaches srun, which passes it on to every
-// task. Each stopped daemon records its exit and prints it; this waits for those lines.
+// (--stop-on-eof); under Slurm the script's trap sends SIGTERM to every task of the job
+// (scancel --signal: srun itself would SIGKILL them). Each stopped daemon records its exit and prints it; this waits for those lines.
 void Launch::stop_remote_daemons() {
   if (plan_.mode != "hosts" && plan_.mode != "slurm") return;
   std::size_t running = 0;
@@ -241,7 +241,7 @@ void Launch::stop_remote_daemons() {
     if (!t.exited && t.death.empty()) silent += " " + label;
   observer_.on_progress(
       "realnet: stopped " + std::to_string(running) + " remote daemons (" +
-      (plan_.mode == "hosts" ? "ssh: end of input" : "Slurm: SIGTERM via srun") +
+      (plan_.mode == "hosts" ? "ssh: end of input" : "Slurm: scancel --signal=TERM") +
       "): " + std::to_string(confirmed) + " confirmed their exit" +
       (silent.empty() ? std::string()
                       : "; no exit line from" + silent + ": see their logs in " + plan_.work_dir));

@@ -78,7 +78,8 @@ std::string slurm_script(const scenario::Scenario& scenario, const LaunchOptions
     << " ranks + rendezvous.\n"
     << "# Submit with sbatch (or run inside salloc); then: tsunagi collect "
     << work.parent_path().string() << "\n"
-    << "# --out must be on a file system every node shares.\n"
+    << "# --out must be on a file system every node shares; the dry run created "
+    << plan.work_dir << " (Slurm opens --output before the script runs).\n"
     << "set -e\n"
     << "command -v srun >/dev/null || { echo \"tsunagi: srun: command not found on "
        "${HOSTNAME:-this node} "
@@ -90,8 +91,10 @@ std::string slurm_script(const scenario::Scenario& scenario, const LaunchOptions
     << "rm -f " << shell_line({address_file}) << "\n"
     << "cat > " << shell_line({(work / "run.json").string()}) << " <<'TSUNAGI_RUN_JSON'\n"
     << manifest_json << "\nTSUNAGI_RUN_JSON\n"
-    << "# Ctrl-C / SIGTERM / scancel: srun passes SIGTERM on to every daemon, which records its "
-       "exit.\ntrap 'kill -TERM $(jobs -p) 2>/dev/null; wait' INT TERM\n";
+    << "# Ctrl-C / SIGTERM: SIGTERM to every task of the job's steps (scancel --signal; srun "
+       "itself\n# would SIGKILL them), so each daemon records its exit; then the steps end.\n"
+    << "trap 'scancel --quiet --signal=TERM \"$SLURM_JOB_ID\" || kill -TERM $(jobs -p); wait' "
+       "INT TERM\n";
   const std::vector<std::string> prefix = split_words(options.launch_prefix);
   std::vector<std::string> rv{"srun", "--nodes=1", "--ntasks=1", "--overlap",
                               "--error=" + plan.rendezvous.log_file};
