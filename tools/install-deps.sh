@@ -14,6 +14,10 @@ packages=(
   clang-format
   iproute2 iptables
   time                       # /usr/bin/time -v: the SMPI baseline's wall time and peak memory
+  # realnet clusters for real (tests/realnet/ssh_hosts.sh, slurm_local.sh; docs/realnet.md):
+  # sshd runs only inside the tests' namespaces, Slurm and munge with the tests' own configs.
+  openssh-client openssh-server
+  munge slurmctld slurmd slurm-client
 )
 
 missing=()

@@ -205,7 +205,8 @@ void Launch::start_slurm_script() {
 
 // Remote daemons do not get the launcher's signals: over ssh the end of their input stops them
 // (--stop-on-eof); under Slurm the script's trap sends SIGTERM to every task of the job
-// (scancel --signal: srun itself would SIGKILL them). Each stopped daemon records its exit and prints it; this waits for those lines.
+// (scancel --signal: srun itself would SIGKILL them). Each stopped daemon records its exit and
+// prints it; this waits for those lines.
 void Launch::stop_remote_daemons() {
   if (plan_.mode != "hosts" && plan_.mode != "slurm") return;
   std::size_t running = 0;

@@ -16,8 +16,13 @@ RunManifest make_manifest(const LaunchPlan& plan, const scenario::Scenario& scen
   manifest.scenario = fs::absolute(scenario.path).string();
   manifest.overrides = options.overrides;
   manifest.mode = plan.mode;
+  manifest.dir = plan.work_dir;
+  auto relative = [&](const std::string& file) {
+    const fs::path path(file);
+    return path.parent_path() == fs::path(plan.work_dir) ? path.filename().string() : file;
+  };
   auto add = [&](const PlannedProcess& p) {
-    manifest.processes.push_back({p.label, p.events_file, p.log_file});
+    manifest.processes.push_back({p.label, relative(p.events_file), relative(p.log_file)});
   };
   for (const PlannedProcess& node : plan.nodes) add(node);
   add(plan.rendezvous);
@@ -62,6 +67,7 @@ RunManifest read_manifest(const std::string& work_dir) {
     manifest.absent = json.value("absent", std::vector<Rank>{});
     manifest.latency_scale = json.value("latency_scale", 0.0);
     manifest.rtt_samples_min = json.value("rtt_samples_min", 1);
+    manifest.dir = fs::absolute(work_dir).string();
     return manifest;
   } catch (const nlohmann::json::exception& error) {
     throw std::invalid_argument(file.string() + ": not a tsunagi run manifest (" + error.what() +
@@ -76,10 +82,15 @@ void write_manifest(const std::string& work_dir, const RunManifest& manifest) {
   if (!out) throw std::runtime_error("cannot write " + file.string());
 }
 
+std::string manifest_path(const RunManifest& manifest, const std::string& name) {
+  if (name.empty() || fs::path(name).is_absolute()) return name;
+  return (fs::path(manifest.dir) / name).string();
+}
+
 std::vector<ProcessRecord> manifest_records(const RunManifest& manifest) {
   std::vector<ProcessRecord> records;
   for (const ManifestProcess& p : manifest.processes)
-    records.push_back(ProcessRecord{p.label, p.events_file, true, 0, {}});
+    records.push_back(ProcessRecord{p.label, manifest_path(manifest, p.events_file), true, 0, {}});
   for (Rank r : manifest.absent)
     records.insert(records.begin() + r, ProcessRecord{runner::process_label(r), "", true, 0,
                                                       "never started (fault injection absent)"});
@@ -102,7 +113,7 @@ runner::RunSummary collect_run(const std::string& work_dir, runner::RunObserver&
     if (record.events_file.empty() || has_exit_event(record.events_file)) continue;
     std::string log;
     for (const ManifestProcess& p : manifest.processes)
-      if (p.label == record.label) log = p.log_file;
+      if (p.label == record.label) log = manifest_path(manifest, p.log_file);
     record.died_at = kAtLastEvent;
     record.death = "no exit in " + record.events_file +
                    " (the job ended, was cancelled or the process died first; see " + log + ")";

@@ -18,6 +18,8 @@ namespace tsunagi::realnet {
 
 inline constexpr const char* kManifestFileName = "run.json";
 
+// File names are relative to the manifest's directory (as written, so a run's directory can
+// be moved or mounted elsewhere and still be collected); absolute ones stay as they are.
 struct ManifestProcess {
   std::string label;
   std::string events_file;
@@ -32,7 +34,11 @@ struct RunManifest {
   std::vector<Rank> absent;                // ranks never started (fault injection)
   double latency_scale = 0;                // netns only; 0 elsewhere
   int rtt_samples_min = 1;
+  std::string dir;  // where run.json is (not written into it): relative names resolve here
 };
+
+// `name` resolved against the manifest's directory.
+std::string manifest_path(const RunManifest& manifest, const std::string& name);
 
 RunManifest make_manifest(const LaunchPlan& plan, const scenario::Scenario& scenario,
                           const LaunchOptions& options);
