@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tsunagi/runner/sbatch_lines.hpp"
+
 namespace tsunagi::realnet {
 namespace fs = std::filesystem;
 
@@ -36,32 +38,14 @@ std::vector<std::pair<std::string, std::string>> sbatch_directives(
   // The launcher's --timeout bounds the run; Slurm's limit is a minute more, so the run's
   // own time-out (which names what still runs) comes first.
   const long minutes = static_cast<long>(std::ceil(options.timeout_s / 60.0)) + 1;
-  std::vector<std::pair<std::string, std::string>> lines{
+  runner::SbatchLines lines{
       {"job-name", "tsunagi-" + name},
       {"nodes", std::to_string(hosts_in_use(scenario))},
       {"ntasks", std::to_string(scenario::process_count(scenario))},
       {"time", std::to_string(minutes)},
       {"output", (fs::path(plan.work_dir) / "slurm.log").string()},
   };
-  for (const std::string& text : options.sbatch) {
-    const auto eq = text.find('=');
-    const std::string key = text.substr(0, eq);
-    if (eq == std::string::npos || key.empty() ||
-        key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos)
-      throw std::invalid_argument("--sbatch " + text +
-                                  ": expected KEY=VALUE, e.g. --sbatch partition=debug "
-                                  "(KEY= removes a line)");
-    const std::string value = text.substr(eq + 1);
-    auto it =
-        std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == key; });
-    if (value.empty()) {
-      if (it != lines.end()) lines.erase(it);
-    } else if (it != lines.end()) {
-      it->second = value;
-    } else {
-      lines.emplace_back(key, value);
-    }
-  }
+  runner::apply_sbatch_options(lines, options.sbatch);
   return lines;
 }
 
@@ -71,8 +55,7 @@ std::string slurm_script(const scenario::Scenario& scenario, const LaunchOptions
   const std::string address_file = (work / "rendezvous.addr").string();
   std::ostringstream s;
   s << "#!/bin/bash\n";
-  for (const auto& [key, value] : sbatch_directives(scenario, options, plan))
-    s << "#SBATCH " << shell_line({"--" + key + "=" + value}) << '\n';
+  s << runner::sbatch_header(sbatch_directives(scenario, options, plan));
   s << "# tsunagi run " << scenario.path
     << " --backend realnet --net slurm: " << scenario::process_count(scenario)
     << " ranks + rendezvous.\n"
