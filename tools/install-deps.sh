@@ -15,7 +15,8 @@ packages=(
   iproute2 iptables
   time                       # /usr/bin/time -v: the SMPI baseline's wall time and peak memory
   # realnet clusters for real (tests/realnet/ssh_hosts.sh, slurm_local.sh; docs/realnet.md):
-  # sshd runs only inside the tests' namespaces, Slurm and munge with the tests' own configs.
+  # the tests start their own sshd, munged, slurmctld and slurmd with their own configs and
+  # keys; the system services these packages install are not used.
   openssh-client openssh-server
   munge slurmctld slurmd slurm-client
 )
