@@ -61,8 +61,8 @@ std::string slurm_script(const scenario::Scenario& scenario, const LaunchOptions
     << " ranks + rendezvous.\n"
     << "# Submit with sbatch (or run inside salloc); then: tsunagi collect "
     << work.parent_path().string() << "\n"
-    << "# --out must be on a file system every node shares; the dry run created " << plan.work_dir
-    << " (Slurm opens --output before the script runs).\n"
+    << "# --out must be on a file system every node shares; --dry-run creates " << plan.work_dir
+    << "\n# (Slurm opens --output before the script runs).\n"
     << "set -e\n"
     << "command -v srun >/dev/null || { echo \"tsunagi: srun: command not found on "
        "${HOSTNAME:-this node} "
