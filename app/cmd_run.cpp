@@ -6,7 +6,7 @@
 #include "backends.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "summary.hpp"
+#include "run_outputs.hpp"
 #include "tsunagi/runner/output_files.hpp"
 #include "tsunagi/runner/recorder.hpp"
 #include "tsunagi/runner/result.hpp"
@@ -114,6 +114,20 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
       ->group("realnet");
   run->add_option("--realnet-bin", rn.bin_dir, "realnet: directory of tsunagi-node/-rendezvous")
       ->group("realnet");
+  run->add_option("--ssh", rn.ssh_command,
+                  "realnet --hosts: command that runs a command on a host (HOST -- CMD "
+                  "appended)")
+      ->capture_default_str()
+      ->group("realnet");
+  run->add_option("--launch-prefix", rn.launch_prefix,
+                  "realnet --hosts/slurm: words put before every daemon's command on its "
+                  "machine")
+      ->group("realnet");
+  run->add_option("--sbatch", rn.sbatch,
+                  "realnet slurm: KEY=VALUE for an #SBATCH --KEY=VALUE line of the script "
+                  "(repeatable; KEY= removes one)")
+      ->allow_extra_args(false)
+      ->group("realnet");
 #endif
   return run;
 }
@@ -177,26 +191,8 @@ int run_command(const RunOptions& options) {
                        std::to_string(scenario.seed));
   double wall_s = 0;
   runner::RunSummary summary = run_on_backend(options, scenario, recorder, wall_s);
-  const runner::RunResult result = runner::build_result(
-      runner::facts_from_scenario(scenario, options.backend, std::move(summary), wall_s), recorder);
-
-  const fs::path result_file = dir / runner::kResultFileName;
-  const fs::path trace_file = dir / runner::kTraceFileName;
-  std::vector<fs::path> more_files;
-  try {
-    runner::write_result_file(result_file, result.json);
-    runner::write_trace_file(trace_file, recorder);
-    const fs::path graph_file = dir / runner::kRelayGraphFileName;
-    if (runner::write_relay_graph(graph_file, recorder)) more_files.push_back(graph_file);
-  } catch (const runner::OutputError& error) {
-    std::cerr << "tsunagi run: " << error.what() << '\n';
-    return kExitFailed;
-  }
-  print_run_summary(std::cout, result.json, result_file, trace_file, more_files);
-  for (const std::string& problem : result.problems) {
-    std::cerr << "tsunagi run: " << problem << '\n';
-  }
-  return result.ok() ? kExitOk : kExitFailed;
+  return write_run_outputs(dir, scenario, options.backend, std::move(summary), wall_s, recorder,
+                           "tsunagi run");
 }
 
 }  // namespace tsunagi::app

@@ -26,10 +26,18 @@ struct CompareOptions {
   std::size_t max_differences = 10;
 };
 
+struct CollectOptions {
+  std::string dir;  // a realnet run's --out directory
+  bool quiet = false;
+};
+
 CLI::App* add_run_command(CLI::App& app, RunOptions& options);
 int run_command(const RunOptions& options);
 
 CLI::App* add_compare_command(CLI::App& app, CompareOptions& options);
 int compare_command(const CompareOptions& options);
+
+CLI::App* add_collect_command(CLI::App& app, CollectOptions& options);
+int collect_command(const CollectOptions& options);
 
 }  // namespace tsunagi::app

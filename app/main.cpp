@@ -1,4 +1,4 @@
-// The tsunagi program: `tsunagi run`, `tsunagi compare` and `tsunagi sweep` (docs/cli.md).
+// The tsunagi program: `tsunagi run`, `compare`, `sweep` and `collect` (docs/cli.md).
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
@@ -17,9 +17,11 @@ int main(int argc, char** argv) {
   RunOptions run_options;
   CompareOptions compare_options;
   SweepOptions sweep_options;
+  CollectOptions collect_options;
   CLI::App* run = add_run_command(app, run_options);
   CLI::App* compare = add_compare_command(app, compare_options);
   CLI::App* sweep = add_sweep_command(app, sweep_options);
+  CLI::App* collect = add_collect_command(app, collect_options);
 
   try {
     app.parse(argc, argv);
@@ -31,5 +33,6 @@ int main(int argc, char** argv) {
   if (run->parsed()) return run_command(run_options);
   if (compare->parsed()) return compare_command(compare_options);
   if (sweep->parsed()) return sweep_command(sweep_options);
+  if (collect->parsed()) return collect_command(collect_options);
   return kExitBadInput;  // unreachable: require_subcommand(1)
 }

@@ -18,6 +18,9 @@ struct SweepOptions {
   std::string out;  // empty = out/<scenario name>-sweep
   std::vector<std::string> columns;
   bool retry_failed = false;
+  CLI::Option* jobs_option = nullptr;  // to tell an explicit -j (the array's limit) from none
+  bool slurm = false;                  // --slurm: one Slurm job array (sweep_slurm.cpp)
+  std::vector<std::string> sbatch;     // --sbatch KEY=VALUE for the array script
 };
 
 // result.json keys in sweep.csv when --columns is not given.

@@ -15,6 +15,11 @@ packages=(
   iproute2 iptables
   time                       # /usr/bin/time -v: the SMPI baseline's wall time and peak memory
   tshark tcpdump             # reading captures; tools/wireshark/tsunagi.lua (docs/wireshark.md)
+  # realnet clusters for real (tests/realnet/ssh_hosts.sh, slurm_local.sh; docs/realnet.md):
+  # the tests start their own sshd, munged, slurmctld and slurmd with their own configs and
+  # keys; the system services these packages install are not used.
+  openssh-client openssh-server
+  munge slurmctld slurmd slurm-client
 )
 
 missing=()

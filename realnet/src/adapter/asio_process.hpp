@@ -8,8 +8,8 @@
 //   UDP  echo: RTT probe pings ('P') are answered at once, probe replies ('Q') are matched.
 // The purpose byte is this adapter's, never seen by the core (docs/realnet.md, "wire").
 //
-// Time for the core is monotonic nanoseconds since a run epoch shared by every process of the
-// run (CLOCK_MONOTONIC is one clock for all namespaces of a machine).
+// Time for the core is monotonic nanoseconds since this process's start (`epoch`); the launcher
+// aligns the processes' times afterwards from their clock stamps (clock_stamp.hpp).
 #pragma once
 
 #include <utility>  // before Boost.Asio: Boost 1.74 with C++20 needs std::exchange declared

@@ -3,6 +3,7 @@
 // the run observer of the daemon's process table, as the runner's Recorder is in a simulator.
 // The launcher merges every process's file into the runner's Recorder (event_replay.hpp).
 //
+//   {"type":"clock","proc":"r3","monotonic_ns":…,"realtime_ns":…,"boot_id":…,"host":…}
 //   {"type":"trace","proc":"r3","t_ns":123,"kind":"groups","detail":{...}}
 //   {"type":"report","proc":"r3","t_ns":123,"key":"node","value":{...}}
 //   {"type":"exit","proc":"r3","t_ns":123,"ok":true,"reason":""}
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <string>
 
+#include "clock_stamp.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/runner/observer.hpp"
 
@@ -33,6 +35,8 @@ class EventLog final : public runner::RunObserver {
   void on_backend_count(const std::string& key, double value) override;
   // A daemon's progress lines are not events: the launcher prints its own.
   void on_progress(const std::string&) override {}
+  // The process's start on its own clocks (clock_stamp.hpp): the first line of the file.
+  void write_clock(const ClockStamp& stamp) { write(clock_line(proc_, stamp)); }
 
  private:
   void write(const nlohmann::json& line);

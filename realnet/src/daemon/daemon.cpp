@@ -1,8 +1,10 @@
 // The body of both daemons. See daemon.hpp.
 #include "daemon.hpp"
 
+#include <poll.h>
 #include <unistd.h>
 
+#include <array>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 #include <thread>
 
 #include "../adapter/asio_process.hpp"
+#include "../adapter/clock_stamp.hpp"
 #include "tsunagi/model/roles.hpp"
 #include "tsunagi/runner/observer.hpp"
 #include "tsunagi/scenarios/loader.hpp"
@@ -34,7 +37,9 @@ tcp::endpoint listen_endpoint(const std::string& text) {
 // Nodes may start before the rendezvous listens (srun starts everything at once) and links in
 // fresh namespaces take a moment to carry traffic: wait until a TCP connect succeeds. The
 // rendezvous sees a connection that closes before its first byte, and ignores it.
-bool wait_until_reachable(const std::string& endpoint, double seconds) {
+// `stop_requested` is asked every 100 ms: a daemon told to stop while it waits stops at once.
+bool wait_until_reachable(const std::string& endpoint, double seconds,
+                          const std::function<bool()>& stop_requested) {
   const auto deadline = SteadyClock::now() + std::chrono::duration<double>(seconds);
   tcp::endpoint target;
   try {
@@ -49,11 +54,44 @@ bool wait_until_reachable(const std::string& endpoint, double seconds) {
     socket.async_connect(target, [&](const boost::system::error_code& e) { result = e; });
     // A connect in progress is waited for as long as the deadline allows: across an emulated
     // WAN (latency x50) one round trip can take over a second. Only refusals are retried.
-    io.run_for(std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - SteadyClock::now()));
+    while (result == asio::error::would_block && SteadyClock::now() < deadline) {
+      if (stop_requested()) return false;
+      io.run_for(std::chrono::milliseconds(100));
+    }
     if (!result) return true;
+    if (stop_requested()) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   } while (SteadyClock::now() < deadline);
   return false;
+}
+
+// --stop-on-eof before the event loop runs: has standard input ended? (Bytes read are dropped:
+// the input carries nothing but its end.)
+bool input_ended() {
+  pollfd input{STDIN_FILENO, POLLIN, 0};
+  if (::poll(&input, 1, 0) <= 0) return false;
+  char byte = 0;
+  return read(STDIN_FILENO, &byte, 1) == 0;
+}
+
+// --rendezvous-file: the rendezvous writes its address there once it listens (--ready-file) on a
+// file system the job shares; a node waits for it as it would for a connect.
+std::string read_rendezvous_file(const std::string& path, double seconds) {
+  const auto deadline = SteadyClock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    std::ifstream in(path);
+    std::string endpoint;
+    if (in >> endpoint) return endpoint;
+    if (SteadyClock::now() >= deadline) return "";
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+// --host-label scenario: the scenario's name of the rank's host, as SimGrid and netns label it.
+std::string scenario_host_label(const scenario::Scenario& scenario, Rank rank) {
+  const auto hosts = scenario::enumerate_hosts(scenario.network);
+  const auto host_of = scenario::rank_to_host(scenario);
+  return hosts.at(static_cast<std::size_t>(host_of.at(static_cast<std::size_t>(rank)))).host;
 }
 
 void write_ready_file(const std::string& path, const std::string& endpoint) {
@@ -84,8 +122,9 @@ void add_daemon_options(CLI::App& app, DaemonOptions& o, Role role) {
                  "('-' = stdout)")
       ->capture_default_str();
   app.add_option("--epoch-ns", o.epoch_ns,
-                 "CLOCK_MONOTONIC (ns) of the run's start, shared by "
-                 "all processes of a machine; default: now");
+                 "CLOCK_MONOTONIC (ns) to count time from; default: this daemon's start "
+                 "(launchers never pass it: every daemon records its clocks in its event file "
+                 "and the launcher aligns them)");
   app.add_option("--rtt-samples-min", o.rtt_samples_min,
                  "Take at least this many RTT samples per probe (realnet calibration)")
       ->capture_default_str()
@@ -99,6 +138,9 @@ void add_daemon_options(CLI::App& app, DaemonOptions& o, Role role) {
                "Print 'tsunagi-status LABEL ...' lines on stdout (for "
                "the launcher)");
   app.add_flag("-q,--quiet", o.quiet, "No log lines on stderr");
+  app.add_flag("--stop-on-eof", o.stop_on_eof,
+               "Stop as on SIGTERM when standard input ends (started over ssh: the daemon "
+               "ends with the launcher's connection)");
   if (role == Role::Node) {
     auto* rank = app.add_option("--rank", o.rank, "Rank of this process (0 .. processes-1)");
     app.add_option("--rank-env", o.rank_env,
@@ -108,13 +150,18 @@ void add_daemon_options(CLI::App& app, DaemonOptions& o, Role role) {
   }
   if (role != Role::Rendezvous) {
     o.listen = "auto:0";
-    app.add_option("--rendezvous", o.rendezvous, "ADDRESS:PORT of the rendezvous")->required();
+    auto* rendezvous =
+        app.add_option("--rendezvous", o.rendezvous, "ADDRESS:PORT of the rendezvous");
+    app.add_option("--rendezvous-file", o.rendezvous_file,
+                   "Read the rendezvous's ADDRESS:PORT from this file (its --ready-file on a "
+                   "shared file system), waiting up to --wait-rendezvous seconds for it")
+        ->excludes(rendezvous);
     auto* label = app.add_option("--host-label", o.host_label,
                                  role == Role::Relay
                                      ? "The relay's label (its scenario host, e.g. chiba-relay0)"
                                      : "Name of this machine as registered (processes "
                                        "with the same label are host-mates); default: "
-                                       "the host name");
+                                       "the host name; 'scenario': the rank's scenario host");
     if (role == Role::Relay) label->required();
     app.add_option("--site", o.site,
                    "Cluster this process runs in (the scenario's network.cluster name)");
@@ -155,6 +202,15 @@ int run_daemon(DaemonOptions& o, Role role) {
     return fail("--rank " + std::to_string(o.rank) + " is not in 0.." +
                 std::to_string(config->processes - 1) + " (the scenario has " +
                 std::to_string(config->processes) + " processes); pass --rank or --rank-env");
+  if (node && o.host_label == "scenario") o.host_label = scenario_host_label(scenario, o.rank);
+  if ((node || relay) && o.rendezvous.empty() && o.rendezvous_file.empty())
+    return fail("give --rendezvous ADDRESS:PORT or --rendezvous-file FILE");
+  if (!o.rendezvous_file.empty()) {
+    o.rendezvous = read_rendezvous_file(o.rendezvous_file, o.wait_rendezvous_s);
+    if (o.rendezvous.empty())
+      return fail("--rendezvous-file " + o.rendezvous_file + ": no address after " +
+                  std::to_string(o.wait_rendezvous_s) + " s (did the rendezvous start?)");
+  }
 
   AdapterOptions adapter;
   adapter.rank = node ? o.rank : kNoRank;
@@ -193,6 +249,10 @@ int run_daemon(DaemonOptions& o, Role role) {
   } catch (const std::exception& error) {
     return fail(error.what());
   }
+  // This daemon's own clock; the launcher aligns processes by these stamps (clock_stamp.hpp).
+  const ClockStamp clock = clock_stamp(adapter.epoch);
+  events->write_clock(clock);
+  status("clock " + clock_words(clock));
   AsioProcess process(io,
                       node    ? make_node()
                       : relay ? make_relay()
@@ -210,7 +270,9 @@ int run_daemon(DaemonOptions& o, Role role) {
 
   asio::steady_timer linger(io);
   SteadyClock::time_point linger_until;
+  asio::posix::stream_descriptor* input_ptr = nullptr;  // set below, closed at the end
   auto finish = [&] {
+    if (input_ptr != nullptr) input_ptr->close();
     linger.cancel();
     process.shut_down();
     io.stop();
@@ -222,15 +284,34 @@ int run_daemon(DaemonOptions& o, Role role) {
       if (!error) wait_flushed();
     });
   };
-  asio::signal_set signals(io, SIGINT, SIGTERM);
-  signals.async_wait([&](const boost::system::error_code& error, int number) {
-    if (error) return;
+  auto stop = [&](const std::string& why) {
     if (!process.exited()) {
-      log_line(std::string("stopped by ") + (number == SIGINT ? "SIGINT" : "SIGTERM"));
-      process.stop(std::string("stopped by signal ") + (number == SIGINT ? "SIGINT" : "SIGTERM"));
+      log_line(why);
+      process.stop(why);
     }
     finish();
+  };
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code& error, int number) {
+    if (!error) stop(std::string("stopped by signal ") + (number == SIGINT ? "SIGINT" : "SIGTERM"));
   });
+  // Over ssh a signal to the local client does not reach this process; the end of its
+  // connection does, as the end of standard input.
+  asio::posix::stream_descriptor input(io);
+  std::array<char, 256> input_buffer{};
+  std::function<void()> read_input = [&] {
+    input.async_read_some(asio::buffer(input_buffer),
+                          [&](const boost::system::error_code& error, std::size_t) {
+                            if (error == asio::error::operation_aborted) return;
+                            if (error) return stop("stopped: standard input ended (launcher gone)");
+                            read_input();
+                          });
+  };
+  if (o.stop_on_eof) {
+    input_ptr = &input;
+    input.assign(dup(STDIN_FILENO));
+    read_input();
+  }
   process.on_exit = [&](const ExitCmd& exit) {
     log_line(exit.ok ? "exited ok" : "exited with failure: " + exit.reason);
     status(exit.ok ? "exited ok" : "exited failed " + exit.reason);
@@ -242,9 +323,16 @@ int run_daemon(DaemonOptions& o, Role role) {
     asio::post(io, wait_flushed);
   };
 
-  if ((node || relay) && !wait_until_reachable(o.rendezvous, o.wait_rendezvous_s))
+  bool input_gone = false;
+  auto stop_requested = [&] { return o.stop_on_eof && (input_gone = input_gone || input_ended()); };
+  if ((node || relay) && !wait_until_reachable(o.rendezvous, o.wait_rendezvous_s, stop_requested) &&
+      !input_gone)
     log_line("rendezvous " + o.rendezvous + " not reachable after " +
              std::to_string(o.wait_rendezvous_s) + " s; starting anyway");
+  if (input_gone) {
+    stop("stopped: standard input ended (launcher gone)");  // before the core started
+    return 1;
+  }
   process.start();
   io.run();
   return process.exited_ok() ? 0 : 1;

@@ -21,17 +21,19 @@ struct DaemonOptions {
   std::vector<std::string> sets;
   std::string listen;          // ADDRESS:PORT; "auto" = this machine's name, resolved
   std::string events = "-";    // JSON lines; "-" = stdout
-  std::int64_t epoch_ns = -1;  // CLOCK_MONOTONIC of the run's start; -1 = now
+  std::int64_t epoch_ns = -1;  // CLOCK_MONOTONIC to count from; -1 = this daemon's start
   int rtt_samples_min = 1;
   double linger_s = 2.0;  // after the exit: wait this long at most for writes to drain
   bool status = false;    // print "tsunagi-status ..." lines on stdout
   bool quiet = false;
+  bool stop_on_eof = false;  // stop when standard input ends (the launcher's ssh went away)
   // nodes (and relays: rendezvous, host label = the relay's label, site, wait)
   Rank rank = kNoRank;
   std::string rank_env;  // take the rank from this environment variable
   std::string rendezvous;
-  std::string host_label;  // default: gethostname()
-  std::string site;        // the cluster (StartedInput.site); "" without clusters
+  std::string rendezvous_file;  // or read ADDRESS:PORT from this file once it exists
+  std::string host_label;       // default: gethostname(); "scenario": the rank's scenario host
+  std::string site;             // the cluster (StartedInput.site); "" without clusters
   double wait_rendezvous_s = 30.0;
   // rendezvous only
   std::string ready_file;  // gets "ADDRESS:PORT" once listening

@@ -37,11 +37,17 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
     paths = {"tsunagi-node", "tsunagi-rendezvous", "tsunagi-delayline",  // still worth printing
              "tsunagi-relay"};
   }
-  const std::int64_t epoch = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                 std::chrono::steady_clock::now().time_since_epoch())
-                                 .count();
   const LaunchPlan plan =
-      make_launch_plan(scenario, options, paths, epoch, "tsg" + std::to_string(getpid()) + "-");
+      make_launch_plan(scenario, options, paths, "tsg" + std::to_string(getpid()) + "-");
+  if (plan.mode == "slurm") {
+    // The batch script itself: `tsunagi run ... --dry-run > job.sh && sbatch job.sh`. Slurm
+    // opens #SBATCH --output before the script runs, so its directory must exist: the one
+    // thing this dry run creates.
+    std::error_code ignored;
+    fs::create_directories(plan.work_dir, ignored);
+    out << plan.slurm_script;
+    return;
+  }
   out << "#!/bin/sh\n# tsunagi run " << scenario.path << " --backend realnet --net " << plan.mode
       << " (dry run: nothing was executed)\n# " << scenario::process_count(scenario)
       << " ranks + rendezvous"
@@ -76,12 +82,6 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
       line.insert(line.end(), argv.begin(), argv.end());
       out << shell_line(line) << "\n";
     }
-  }
-  if (plan.mode == "slurm") {
-    out << "\n# inside an allocation (salloc/sbatch) with " << scenario::process_count(scenario)
-        << " tasks; --out must be on a file system every node shares\n"
-        << plan.slurm_script;
-    return;
   }
   out << "\n# 2. processes (each prints 'tsunagi-status LABEL listening|exited ...' on stdout)\n";
   out << shell_line(plan.rendezvous.argv) << " > rendezvous.status &\n";

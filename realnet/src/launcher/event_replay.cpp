@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../adapter/clock_stamp.hpp"
+
 namespace tsunagi::realnet {
 namespace {
 
@@ -46,15 +48,48 @@ bool has_exit_event(const std::string& events_file) {
   return false;
 }
 
+namespace {
+
+std::optional<ClockStamp> stamp_of(const std::vector<nlohmann::json>& lines) {
+  for (const nlohmann::json& line : lines)
+    if (auto stamp = parse_clock_line(line)) return stamp;
+  return std::nullopt;
+}
+
+// Offset of every process's clock from the reference (rendezvous first, else the first stamp).
+std::vector<TimeNs> clock_offsets(const std::vector<ProcessRecord>& processes,
+                                  const std::vector<std::vector<nlohmann::json>>& files) {
+  std::vector<std::optional<ClockStamp>> stamps;
+  std::optional<ClockStamp> reference;
+  for (std::size_t p = 0; p < processes.size(); ++p) {
+    stamps.push_back(stamp_of(files[p]));
+    if (stamps.back() && processes[p].label == runner::process_label(kNoRank))
+      reference = stamps.back();
+  }
+  for (const auto& stamp : stamps)
+    if (!reference && stamp) reference = stamp;
+  std::vector<TimeNs> offsets;
+  for (const auto& stamp : stamps)
+    offsets.push_back(stamp && reference ? clock_offset(*reference, *stamp) : 0);
+  return offsets;
+}
+
+}  // namespace
+
 ReplayOutcome replay_events(const std::vector<ProcessRecord>& processes,
                             runner::RunObserver& observer) {
   ReplayOutcome outcome;
   std::vector<Event> events;
   std::map<std::string, double> counts;
+  std::vector<std::vector<nlohmann::json>> files;
+  for (const ProcessRecord& process : processes)
+    files.push_back(read_lines(process.events_file, outcome.problems));
+  const std::vector<TimeNs> offsets = clock_offsets(processes, files);
   for (std::size_t p = 0; p < processes.size(); ++p) {
     const ProcessRecord& process = processes[p];
-    const auto lines = read_lines(process.events_file, outcome.problems);
+    const auto& lines = files[p];
     bool exited = false;
+    TimeNs last = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       const nlohmann::json& line = lines[i];
       const std::string type = line.value("type", "");
@@ -64,14 +99,15 @@ ReplayOutcome replay_events(const std::vector<ProcessRecord>& processes,
       }
       if (type != "trace" && type != "report" && type != "exit") continue;
       exited = exited || type == "exit";
-      events.push_back({line.value("t_ns", TimeNs{0}), p, i, line});
+      last = line.value("t_ns", TimeNs{0}) + offsets[p];
+      events.push_back({last, p, i, line});
     }
     if (!exited) {
       if (!process.synthesize_exit) {
         outcome.missing_exits.push_back(process.label);
         continue;
       }
-      events.push_back({process.died_at,
+      events.push_back({process.died_at == kAtLastEvent ? last : process.died_at,
                         p,
                         lines.size(),
                         {{"type", "exit"}, {"ok", process.intended}, {"reason", process.death}}});

@@ -9,6 +9,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "hosts_file.hpp"
+#include "run_manifest.hpp"
+#include "slurm_script.hpp"
 #include "tsunagi/runner/observer.hpp"
 
 namespace tsunagi::realnet {
@@ -16,37 +19,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> read_hosts_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("--hosts " + path + ": cannot read the file");
-  std::vector<std::string> hosts;
-  std::string line;
-  while (std::getline(in, line)) {
-    line = line.substr(0, line.find('#'));
-    std::istringstream words(line);
-    std::string host;
-    if (words >> host) hosts.push_back(host);
-  }
-  if (hosts.empty())
-    throw std::invalid_argument("--hosts " + path + ": no host names (one per line, '#' comments)");
-  return hosts;
-}
-
-// Options every daemon of the run gets: the same scenario and overrides, the shared epoch.
-std::vector<std::string> common_args(const scenario::Scenario& scenario,
-                                     const LaunchOptions& options, std::int64_t epoch_ns,
-                                     const std::string& events) {
-  std::vector<std::string> args{"--scenario", fs::absolute(scenario.path).string()};
-  for (const std::string& set : options.overrides) {
-    args.push_back("--set");
-    args.push_back(set);
-  }
-  args.insert(args.end(), {"--events", events});
-  // Monotonic clocks are shared by the processes of one machine only.
-  if (epoch_ns >= 0) args.insert(args.end(), {"--epoch-ns", std::to_string(epoch_ns)});
-  args.insert(args.end(), {"--rtt-samples-min", std::to_string(options.rtt_samples_min), "--linger",
-                           "120", "--status"});
-  return args;
+std::vector<std::string> split_words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
 }
 
 // Relay daemons where netns_network put their hosts, or on loopback; labelled by their scenario
@@ -55,7 +32,7 @@ std::vector<std::string> common_args(const scenario::Scenario& scenario,
 // Host lists and Slurm have no machine for a relay: plan = relay is refused there
 // (check_launch_options) and other plans run without them.
 void plan_relays(const scenario::Scenario& scenario, const LaunchOptions& options,
-                 std::int64_t epoch_ns, LaunchPlan& plan) {
+                 LaunchPlan& plan) {
   if (plan.mode != "loopback" && plan.mode != "netns") return;
   const auto slots = scenario::relay_slots(scenario);
   for (std::size_t i = 0; i < slots.size(); ++i) {
@@ -69,7 +46,7 @@ void plan_relays(const scenario::Scenario& scenario, const LaunchOptions& option
       p.argv = {"ip", "netns", "exec", host.ns};
       listen = host.ip + ":0";
     }
-    auto args = common_args(scenario, options, epoch_ns, p.events_file);
+    auto args = daemon_args(scenario, options, p.events_file);
     args.insert(args.begin(), plan.paths.relay);
     args.insert(
         args.end(),
@@ -81,6 +58,18 @@ void plan_relays(const scenario::Scenario& scenario, const LaunchOptions& option
 }
 
 }  // namespace
+
+std::vector<std::string> daemon_args(const scenario::Scenario& scenario,
+                                     const LaunchOptions& options, const std::string& events) {
+  std::vector<std::string> args{"--scenario", fs::absolute(scenario.path).string()};
+  for (const std::string& set : options.overrides) {
+    args.push_back("--set");
+    args.push_back(set);
+  }
+  args.insert(args.end(), {"--events", events, "--rtt-samples-min",
+                           std::to_string(options.rtt_samples_min), "--linger", "120", "--status"});
+  return args;
+}
 
 Fault parse_fault(const std::string& text, int processes) {
   Fault fault;
@@ -168,15 +157,21 @@ void check_launch_options(const scenario::Scenario& scenario, const LaunchOption
         "plan = \"relay\" runs its relay daemons in loopback and netns "
         "mode only (--net loopback or netns); --net " +
         mode + " would need a machine for each relay");
-  if (mode == "hosts") {
-    const auto hosts = read_hosts_file(options.hosts_file);
-    const auto needed = scenario::enumerate_hosts(scenario.network).size();
-    if (hosts.size() < needed)
-      throw std::invalid_argument("--hosts " + options.hosts_file + " names " +
-                                  std::to_string(hosts.size()) + " hosts; the scenario has " +
-                                  std::to_string(needed) +
-                                  " (one line per scenario host, in order)");
+  if (mode == "hosts")
+    map_scenario_hosts(read_hosts_file(options.hosts_file),
+                       scenario::enumerate_hosts(scenario.network).size(), options.hosts_file);
+  if (mode == "slurm") {
+    for (const std::string& text : options.faults)
+      if (text.rfind("absent:", 0) == 0)
+        throw std::invalid_argument("--fault " + text +
+                                    ": Slurm starts one task per rank (SLURM_PROCID); absent "
+                                    "ranks need --net loopback or netns");
+    LaunchPlan plan;
+    plan.mode = mode;
+    sbatch_directives(scenario, options, plan);  // a bad --sbatch is bad input
   }
+  if (mode != "slurm" && !options.sbatch.empty())
+    throw std::invalid_argument("--sbatch applies to --net slurm only");
 }
 
 std::string resolve_mode(const LaunchOptions& options) {
@@ -214,8 +209,7 @@ DaemonPaths find_daemons(const LaunchOptions& options) {
 }
 
 LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOptions& options,
-                            const DaemonPaths& paths, std::int64_t epoch_ns,
-                            const std::string& prefix) {
+                            const DaemonPaths& paths, const std::string& prefix) {
   LaunchPlan plan;
   plan.mode = resolve_mode(options);
   plan.work_dir = fs::absolute(options.work_dir).string();
@@ -231,17 +225,13 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
   const auto hosts = scenario::enumerate_hosts(scenario.network);
   const auto host_of = scenario::rank_to_host(scenario);
   const auto site_of = scenario::rank_clusters(scenario);
-  std::vector<std::string> cluster_hosts;
+  std::vector<std::string> cluster_hosts;  // hosts: the machine of every scenario host
   if (plan.mode == "netns")
     plan.netns = plan_netns(scenario, prefix, {options.latency_scale, options.min_delay});
-  if (plan.mode == "hosts") {
-    cluster_hosts = read_hosts_file(options.hosts_file);
-    if (cluster_hosts.size() < hosts.size())
-      throw std::invalid_argument("--hosts " + options.hosts_file + " names " +
-                                  std::to_string(cluster_hosts.size()) +
-                                  " hosts; the scenario has " + std::to_string(hosts.size()) +
-                                  " (one line per scenario host, in order)");
-  }
+  if (plan.mode == "hosts")
+    cluster_hosts =
+        map_scenario_hosts(read_hosts_file(options.hosts_file), hosts.size(), options.hosts_file);
+  const std::vector<std::string> launch_prefix = split_words(options.launch_prefix);
   auto file = [&](const std::string& label, const char* suffix) {
     return (fs::path(plan.work_dir) / (label + suffix)).string();
   };
@@ -252,9 +242,14 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
       where = {"ip", "netns", "exec",
                host < 0 ? plan.netns->rendezvous_ns
                         : plan.netns->host_ns[static_cast<std::size_t>(host)]};
-    if (plan.mode == "hosts")
-      where = {"ssh", "-o", "BatchMode=yes",
-               cluster_hosts[host < 0 ? 0 : static_cast<std::size_t>(host)], "--"};
+    if (plan.mode == "hosts") {
+      where = split_words(options.ssh_command);
+      where.insert(where.end(),
+                   {cluster_hosts[host < 0 ? 0 : static_cast<std::size_t>(host)], "--"});
+      where.insert(where.end(), launch_prefix.begin(), launch_prefix.end());
+      // The daemon ends with its ssh connection: a launcher that stops (or dies) stops it.
+      args.insert(args.begin() + 1, "--stop-on-eof");
+    }
     p.argv = where;
     p.argv.insert(p.argv.end(), args.begin(), args.end());
   };
@@ -274,7 +269,7 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
   plan.rendezvous.events_file = file(plan.rendezvous.label, ".events.jsonl");
   plan.rendezvous.log_file = file(plan.rendezvous.label, ".log");
   {
-    auto args = common_args(scenario, options, epoch_ns, plan.rendezvous.events_file);
+    auto args = daemon_args(scenario, options, plan.rendezvous.events_file);
     args.insert(args.begin(), paths.rendezvous);
     args.insert(args.end(), {"--listen", listen_of(-1, true)});
     place(plan.rendezvous, -1, args);
@@ -287,12 +282,11 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
     p.events_file = file(p.label, ".events.jsonl");
     p.log_file = file(p.label, ".log");
     const int host = host_of[static_cast<std::size_t>(r)];
-    auto args = common_args(scenario, options, epoch_ns, p.events_file);
+    auto args = daemon_args(scenario, options, p.events_file);
     args.insert(args.begin(), paths.node);
-    // The host label is the scenario's host name, as in SimGrid (on a cluster: the real name).
-    const std::string label = plan.mode == "hosts"   ? cluster_hosts[static_cast<std::size_t>(host)]
-                              : plan.mode == "slurm" ? std::string("auto")
-                                                     : hosts[static_cast<std::size_t>(host)].host;
+    // The host label is the scenario's host name in every mode, as in SimGrid: ranks of one
+    // scenario host are host-mates, also when slots= puts several scenario hosts on one machine.
+    const std::string label = hosts[static_cast<std::size_t>(host)].host;
     args.insert(args.end(), {"--rank", std::to_string(r), "--rendezvous", kRendezvousPlaceholder,
                              "--listen", listen_of(host, false), "--host-label", label});
     // The site (StartedInput.site), in every mode: deployment knowledge like the host label.
@@ -302,26 +296,10 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
     place(p, host, args);
     plan.nodes.push_back(std::move(p));
   }
-  plan_relays(scenario, options, epoch_ns, plan);
-  if (plan.mode == "slurm") {
-    // One script: the rendezvous on the allocation's first node, then one task per rank.
-    std::ostringstream script;
-    script << "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' INT TERM   # stop both steps with the "
-              "launcher\nRV=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n";
-    std::vector<std::string> rv{"srun",           "--nodes=1", "--ntasks=1",
-                                "--nodelist=$RV", "--overlap", paths.rendezvous};
-    auto rv_args = common_args(scenario, options, -1, plan.rendezvous.events_file);
-    rv.insert(rv.end(), rv_args.begin(), rv_args.end());
-    rv.insert(rv.end(), {"--listen", "$RV:" + std::to_string(kRendezvousPort)});
-    std::vector<std::string> nodes{"srun", "--ntasks=" + std::to_string(processes), "--overlap",
-                                   paths.node};
-    auto node_args = common_args(scenario, options, -1, file("r{rank}", ".events.jsonl"));
-    nodes.insert(nodes.end(), node_args.begin(), node_args.end());
-    nodes.insert(nodes.end(), {"--rank-env", "SLURM_PROCID", "--listen", "auto:0", "--rendezvous",
-                               "$RV:" + std::to_string(kRendezvousPort)});
-    script << shell_line(rv) << " &\n" << shell_line(nodes) << " &\nwait\n";
-    plan.slurm_script = script.str();
-  }
+  plan_relays(scenario, options, plan);
+  if (plan.mode == "slurm")
+    plan.slurm_script = slurm_script(
+        scenario, options, plan, manifest_to_json(make_manifest(plan, scenario, options)).dump(2));
   return plan;
 }
 
@@ -345,17 +323,6 @@ std::string shell_line(const std::vector<std::string>& argv) {
     }
   }
   return line;
-}
-
-void stamp_epoch(LaunchPlan& plan, std::int64_t epoch_ns) {
-  auto stamp = [&](PlannedProcess& process) {
-    auto& argv = process.argv;
-    for (std::size_t i = 0; i + 1 < argv.size(); ++i)
-      if (argv[i] == "--epoch-ns") argv[i + 1] = std::to_string(epoch_ns);
-  };
-  stamp(plan.rendezvous);
-  for (PlannedProcess& relay : plan.relays) stamp(relay);
-  for (PlannedProcess& node : plan.nodes) stamp(node);
 }
 
 }  // namespace tsunagi::realnet

@@ -64,15 +64,14 @@ std::string resolve_mode(const LaunchOptions& options);
 // Throws std::runtime_error listing where it looked.
 DaemonPaths find_daemons(const LaunchOptions& options);
 
+// No epoch is given to any daemon: each counts from its own start (adapter/clock_stamp.hpp).
 LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOptions& options,
-                            const DaemonPaths& paths, std::int64_t epoch_ns,
-                            const std::string& prefix);
+                            const DaemonPaths& paths, const std::string& prefix);
 
-// Sets the epoch every daemon's trace counts from (`--epoch-ns`) in the planned command lines
-// of the rendezvous, relays and nodes. The launcher plans before it builds the network and
-// stamps the epoch once the network is up, just before the first process starts: the trace's
-// time 0 and the [[faults]] clock are then the processes' start, as in the simulators.
-void stamp_epoch(LaunchPlan& plan, std::int64_t epoch_ns);
+// Options every daemon of the run gets: the same scenario and overrides, its event file, the
+// RTT sample minimum, --status.
+std::vector<std::string> daemon_args(const scenario::Scenario& scenario,
+                                     const LaunchOptions& options, const std::string& events);
 
 // A command line as a shell would read it (quoted where needed).
 std::string shell_line(const std::vector<std::string>& argv);

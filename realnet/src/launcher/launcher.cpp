@@ -11,9 +11,13 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <fstream>
+
+#include "../adapter/clock_stamp.hpp"
 #include "event_replay.hpp"
 #include "launch_plan.hpp"
 #include "netns_session.hpp"
+#include "run_manifest.hpp"
 #include "supervisor.hpp"
 #include "tsunagi/realnet/realnet_backend.hpp"
 
@@ -82,6 +86,9 @@ class Launch {
            epoch_ns_;
   }
   void start_process(const PlannedProcess& process, const std::string& rendezvous);
+  void start_slurm_script();
+  void stop_remote_daemons();
+  std::string slurm_log_tail() const;
   void wait_for_rendezvous();
   void watch_until_done();
   bool all_exited() const;
@@ -96,8 +103,10 @@ class Launch {
   const scenario::Scenario& scenario_;
   runner::RunObserver& observer_;
   const LaunchOptions& options_;
-  std::int64_t epoch_ns_ = 0;
+  std::int64_t epoch_ns_ = 0;  // the rendezvous's start on this machine's steady clock
+  ClockStamp own_clock_;       // this launcher's, to place the rendezvous's start on it
   LaunchPlan plan_;
+  RunManifest manifest_;
   Supervisor supervisor_;
   std::map<std::string, Tracked> tracked_;  // by label
   std::map<std::size_t, std::string> child_label_;
@@ -108,7 +117,8 @@ class Launch {
 };
 
 void Launch::start_process(const PlannedProcess& process, const std::string& rendezvous) {
-  ChildSpec spec{process.label, process.argv, process.log_file, kProcessNice, kProcessRealtime};
+  ChildSpec spec{process.label, process.argv,     process.log_file,
+                 kProcessNice,  kProcessRealtime, plan_.mode == "hosts"};
   for (std::string& arg : spec.argv)
     if (arg == kRendezvousPlaceholder) arg = rendezvous;
   const std::size_t child = supervisor_.start(spec);
@@ -123,7 +133,14 @@ void Launch::handle(const std::vector<ChildLine>& lines, const std::vector<Child
     words >> tag >> label >> what;
     if (tag != "tsunagi-status" || !tracked_.count(label)) continue;
     Tracked& t = tracked_[label];
-    if (what == "listening") {
+    if (what == "clock" && label == plan_.rendezvous.label) {
+      // Time 0 of the trace is the rendezvous's start on its own clock (event_replay.hpp);
+      // [[faults]] and deaths are timed on the same scale.
+      std::string rest;
+      std::getline(words, rest);
+      if (const auto stamp = parse_clock_words(rest))
+        epoch_ns_ = own_clock_.monotonic_ns + clock_offset(own_clock_, *stamp);
+    } else if (what == "listening") {
       words >> t.endpoint;
       t.listening = true;
     } else if (what == "exited") {
@@ -137,6 +154,14 @@ void Launch::handle(const std::vector<ChildLine>& lines, const std::vector<Child
   }
   for (const ChildDeath& death : deaths) {
     auto it = child_label_.find(death.child);
+    if (plan_.mode == "slurm" && it != child_label_.end()) {
+      // The script ended before every daemon exited: its own output says why (srun missing,
+      // no allocation, a step that failed to start).
+      if (!all_exited())
+        deaths_.push_back("the Slurm script ended (" + death.how + ") before every process " +
+                          "exited: " + slurm_log_tail() + "; see " + plan_.work_dir + "/slurm.log");
+      continue;
+    }
     if (it == child_label_.end()) {
       if (supervisor_.name(death.child) == "delayline")
         fail("tsunagi-delayline died (" + death.how + ")");
@@ -157,6 +182,70 @@ void Launch::handle(const std::vector<ChildLine>& lines, const std::vector<Child
     deaths_.push_back(it->second + " " + t.death + "; its log: " + plan_.work_dir + "/" +
                       it->second + ".log");
   }
+}
+
+std::string Launch::slurm_log_tail() const {
+  std::ifstream in(plan_.work_dir + "/slurm.log");
+  std::string line, last;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  return last.empty() ? "slurm.log is empty" : "\"" + last + "\"";
+}
+
+void Launch::start_slurm_script() {
+  tracked_[plan_.rendezvous.label];
+  for (const auto& node : plan_.nodes) tracked_[node.label];
+  const std::size_t child = supervisor_.start(
+      {"slurm", {"bash", "-c", plan_.slurm_script}, plan_.work_dir + "/slurm.log"});
+  for (auto& [label, t] : tracked_) t.child = child;
+  child_label_[child] = "slurm";
+  observer_.on_progress("realnet: Slurm script started (" + std::to_string(plan_.nodes.size()) +
+                        " ranks + rendezvous), log " + plan_.work_dir + "/slurm.log");
+}
+
+// Remote daemons do not get the launcher's signals: over ssh the end of their input stops them
+// (--stop-on-eof); under Slurm the script's trap sends SIGTERM to every task of the job
+// (scancel --signal: srun itself would SIGKILL them). Each stopped daemon records its exit and
+// prints it; this waits for those lines.
+void Launch::stop_remote_daemons() {
+  if (plan_.mode != "hosts" && plan_.mode != "slurm") return;
+  std::size_t running = 0;
+  for (const auto& [label, t] : tracked_)
+    if (!t.exited && t.death.empty()) ++running;
+  bool any_child = false;
+  for (std::size_t i = 0; i < supervisor_.size(); ++i)
+    any_child = any_child || supervisor_.running(i);
+  if (running == 0 || !any_child) return;
+  if (plan_.mode == "hosts") {
+    for (const auto& [label, t] : tracked_) supervisor_.close_input(t.child);
+  } else {
+    supervisor_.signal(tracked_.begin()->second.child, SIGTERM);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  std::size_t confirmed = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::vector<ChildLine> lines;
+    std::vector<ChildDeath> deaths;
+    supervisor_.poll(std::chrono::milliseconds(50), lines, deaths);
+    std::set<std::string> before;
+    for (const auto& [label, t] : tracked_)
+      if (t.exited) before.insert(label);
+    handle(lines, {});
+    for (const auto& [label, t] : tracked_)
+      if (t.exited && !before.count(label)) ++confirmed;
+    bool any = false;
+    for (std::size_t i = 0; i < supervisor_.size(); ++i) any = any || supervisor_.running(i);
+    if (confirmed >= running || !any) break;
+  }
+  std::string silent;
+  for (const auto& [label, t] : tracked_)
+    if (!t.exited && t.death.empty()) silent += " " + label;
+  observer_.on_progress(
+      "realnet: stopped " + std::to_string(running) + " remote daemons (" +
+      (plan_.mode == "hosts" ? "ssh: end of input" : "Slurm: scancel --signal=TERM") +
+      "): " + std::to_string(confirmed) + " confirmed their exit" +
+      (silent.empty() ? std::string()
+                      : "; no exit line from" + silent + ": see their logs in " + plan_.work_dir));
 }
 
 void Launch::wait_for_rendezvous() {
@@ -243,8 +332,10 @@ runner::RunSummary Launch::run() {
     observer_.on_progress("realnet: removed " + std::to_string(stale) + " namespaces of dead runs");
   const DaemonPaths paths = find_daemons(options_);
   fs::create_directories(options_.work_dir);
-  plan_ = make_launch_plan(scenario_, options_, paths, epoch_ns_,
-                           "tsg" + std::to_string(getpid()) + "-");
+  plan_ = make_launch_plan(scenario_, options_, paths, "tsg" + std::to_string(getpid()) + "-");
+  manifest_ = make_manifest(plan_, scenario_, options_);
+  if (plan_.mode != "slurm")
+    write_manifest(plan_.work_dir, manifest_);  // the script writes its own
   if (plan_.mode == "netns" && geteuid() != 0)
     throw std::runtime_error(
         "--net netns needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN); use --net loopback");
@@ -261,19 +352,14 @@ runner::RunSummary Launch::run() {
            << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s";
       observer_.on_progress(line.str());
     }
+    // Until the rendezvous tells its start (its clock line), time counts from here.
+    const auto start = std::chrono::steady_clock::now();
+    epoch_ns_ =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count();
+    own_clock_ = clock_stamp(start);
     if (plan_.mode == "slurm") {
-      tracked_[plan_.rendezvous.label];
-      for (const auto& node : plan_.nodes) tracked_[node.label];
-      const std::size_t child = supervisor_.start(
-          {"slurm", {"bash", "-c", plan_.slurm_script}, plan_.work_dir + "/slurm.log"});
-      for (auto& [label, t] : tracked_) t.child = child;
-      child_label_[child] = plan_.rendezvous.label;
+      start_slurm_script();
     } else {
-      // Time 0 of the trace and of [[faults]]: the processes' start, as in the simulators.
-      epoch_ns_ = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now().time_since_epoch())
-                      .count();
-      stamp_epoch(plan_, epoch_ns_);
       tracked_[plan_.rendezvous.label];
       start_process(plan_.rendezvous, "");
       wait_for_rendezvous();
@@ -288,20 +374,16 @@ runner::RunSummary Launch::run() {
   } catch (const std::exception& error) {
     fail(error.what());
   }
+  stop_remote_daemons();
   supervisor_.stop_all(std::chrono::seconds(3));
   if (network) network->tear_down();
   return finish();
 }
 
 runner::RunSummary Launch::finish() {
-  std::vector<ProcessRecord> records;
-  for (const auto& node : plan_.nodes)
-    records.push_back(ProcessRecord{node.label, node.events_file, false, 0, {}});
-  records.push_back(
-      ProcessRecord{plan_.rendezvous.label, plan_.rendezvous.events_file, false, 0, {}});
-  for (const auto& relay : plan_.relays)
-    records.push_back(ProcessRecord{relay.label, relay.events_file, false, 0, {}});
+  std::vector<ProcessRecord> records = manifest_records(manifest_);
   for (ProcessRecord& record : records) {
+    if (record.events_file.empty()) continue;  // absent: the manifest says why
     const Tracked& t = tracked_[record.label];
     record.synthesize_exit = true;
     record.intended = t.intended;
@@ -310,14 +392,8 @@ runner::RunSummary Launch::finish() {
                                     : "stopped by the launcher: " +
                                           (deaths_.empty() ? failure_ : deaths_.front());
   }
-  for (Rank r : plan_.absent) {
-    records.insert(records.begin() + r, ProcessRecord{runner::process_label(r), "", true, 0,
-                                                      "never started (fault injection absent)"});
-  }
-  const ReplayOutcome replay = replay_events(records, observer_);
+  const ReplayOutcome replay = replay_run(manifest_, records, observer_);
   for (const std::string& problem : replay.problems) fail(problem);
-  observer_.on_backend_count("realnet_latency_scale", plan_.netns ? options_.latency_scale : 0);
-  observer_.on_backend_count("realnet_rtt_samples_min", options_.rtt_samples_min);
   if (!deaths_.empty()) failure_ = deaths_.front();  // the cause of whatever failed after it
   runner::RunSummary summary;
   summary.end = replay.last_exit;

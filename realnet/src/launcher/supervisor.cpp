@@ -37,6 +37,12 @@ std::size_t Supervisor::start(const ChildSpec& spec) {
   int pipe_fds[2];
   if (pipe2(pipe_fds, O_CLOEXEC) != 0)
     throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  int input_fds[2] = {-1, -1};
+  if (spec.input_pipe && pipe2(input_fds, O_CLOEXEC) != 0) {
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  }
   std::vector<char*> args;
   for (const std::string& arg : spec.argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
@@ -63,15 +69,16 @@ std::size_t Supervisor::start(const ChildSpec& spec) {
     const int log = open(spec.log_file.empty() ? "/dev/null" : spec.log_file.c_str(),
                          O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (log >= 0) dup2(log, STDERR_FILENO);
-    const int null = open("/dev/null", O_RDONLY);
-    if (null >= 0) dup2(null, STDIN_FILENO);
+    const int input = spec.input_pipe ? input_fds[0] : open("/dev/null", O_RDONLY);
+    if (input >= 0) dup2(input, STDIN_FILENO);
     execvp(args[0], args.data());
     dprintf(STDERR_FILENO, "cannot run %s: %s\n", args[0], std::strerror(errno));
     _exit(127);
   }
   close(pipe_fds[1]);
+  if (spec.input_pipe) close(input_fds[0]);
   fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
-  children_.push_back(Child{spec, pid, pipe_fds[0], {}, true});
+  children_.push_back(Child{spec, pid, pipe_fds[0], input_fds[1], {}, true});
   return children_.size() - 1;
 }
 
@@ -127,6 +134,11 @@ void Supervisor::signal(std::size_t child, int number) {
   if (children_[child].running) kill(children_[child].pid, number);
 }
 
+void Supervisor::close_input(std::size_t child) {
+  if (children_[child].in >= 0) close(children_[child].in);
+  children_[child].in = -1;
+}
+
 bool Supervisor::running(std::size_t child) const {
   return children_[child].running;
 }
@@ -164,11 +176,11 @@ void Supervisor::stop_all(std::chrono::milliseconds grace) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  for (Child& child : children_)
-    if (child.out >= 0) {
-      close(child.out);
-      child.out = -1;
-    }
+  for (Child& child : children_) {
+    if (child.out >= 0) close(child.out);
+    if (child.in >= 0) close(child.in);
+    child.out = child.in = -1;
+  }
 }
 
 }  // namespace tsunagi::realnet

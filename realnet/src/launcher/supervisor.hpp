@@ -22,6 +22,9 @@ struct ChildSpec {
   // > 0: SCHED_RR at this real-time priority (root only; ignored without it). The kernel's
   // real-time throttling (sched_rt_runtime_us) still leaves 5% of each second to others.
   int realtime = 0;
+  // Standard input is a pipe held open by the supervisor until close_input (ssh children: its
+  // end reaches the remote daemon as end of input, --stop-on-eof); otherwise /dev/null.
+  bool input_pipe = false;
 };
 
 struct ChildLine {
@@ -48,6 +51,8 @@ class Supervisor {
   void poll(std::chrono::milliseconds timeout, std::vector<ChildLine>& lines,
             std::vector<ChildDeath>& deaths);
   void signal(std::size_t child, int number);
+  // Closes the child's input pipe (ChildSpec::input_pipe); nothing for other children.
+  void close_input(std::size_t child);
   bool running(std::size_t child) const;
   pid_t pid(std::size_t child) const;
   const std::string& name(std::size_t child) const;
@@ -60,6 +65,7 @@ class Supervisor {
     ChildSpec spec;
     pid_t pid = -1;
     int out = -1;         // read end of its stdout
+    int in = -1;          // write end of its stdin (input_pipe)
     std::string partial;  // a line not yet complete
     bool running = false;
   };

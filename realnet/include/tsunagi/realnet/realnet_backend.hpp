@@ -31,6 +31,14 @@ struct LaunchOptions {
   std::vector<std::string> overrides;  // the run's --set list (seed last), given to every daemon
   std::string work_dir;                // daemon logs and event files; created if missing
   std::string bin_dir;  // where the daemons are; empty = beside tsunagi, then the build
+  // --hosts: the command that runs a command on a machine ("ssh -o BatchMode=yes HOST -- CMD");
+  // split at spaces, the host and "--" are appended.
+  std::string ssh_command = "ssh -o BatchMode=yes";
+  // --hosts and Slurm: words put before every daemon's command on its machine (e.g. numactl, or
+  // the tests' wrapper that enters a namespace "machine"); split at spaces.
+  std::string launch_prefix;
+  // Slurm: KEY=VALUE replacing or adding #SBATCH --KEY=VALUE lines ("KEY=" removes one).
+  std::vector<std::string> sbatch;
   // Fault injection for tests: "kill:RANK@SECONDS" (SIGKILL that rank's process then),
   // "absent:RANK" (never start it).
   std::vector<std::string> faults;
@@ -51,6 +59,19 @@ void check_launch_options(const scenario::Scenario& scenario, const LaunchOption
 // without executing anything.
 void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions& options,
                         std::ostream& out);
+
+// `tsunagi collect`: a run's WORK_DIR (OUT/realnet) holds run.json, written before any process
+// started, and the processes' event files. The scenario file and --set list the run used:
+// (throws std::invalid_argument naming the file when run.json is missing or malformed).
+struct CollectedScenario {
+  std::string path;
+  std::vector<std::string> overrides;
+};
+CollectedScenario collected_scenario(const std::string& work_dir);
+
+// Replays WORK_DIR's event files into `observer` exactly as the launcher does after a run; a
+// process whose file has no exit gets a failed one (naming its log), and the summary fails.
+runner::RunSummary collect_realnet(const std::string& work_dir, runner::RunObserver& observer);
 
 // Removes the namespaces of earlier runs whose launcher is gone (names tsg<pid>-*, pid dead).
 // Returns how many were removed.

@@ -1,0 +1,23 @@
+// The end of every run, interactive (`tsunagi run`) or collected afterwards (`tsunagi collect`):
+// result.json from the scenario's facts and what the recorder saw, trace.jsonl, relays.dot,
+// the summary on stdout. One function, so a collected batch job's files are the ones an
+// interactive run of it would have written.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "tsunagi/runner/recorder.hpp"
+#include "tsunagi/runner/run_summary.hpp"
+#include "tsunagi/scenarios/scenario.hpp"
+
+namespace tsunagi::app {
+
+// Writes DIR's files and prints the summary. Returns the exit status of the command:
+// kExitOk, or kExitFailed when the run failed or a file could not be written (`command` names
+// the command in messages).
+int write_run_outputs(const std::filesystem::path& dir, const scenario::Scenario& scenario,
+                      const std::string& backend, runner::RunSummary summary, double wall_s,
+                      const runner::Recorder& recorder, const std::string& command);
+
+}  // namespace tsunagi::app

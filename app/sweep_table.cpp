@@ -1,0 +1,91 @@
+// OUT/sweep.csv and the summary on stdout, from the points' result.json files (however they
+// ran: here or as a Slurm array). See sweep_runner.hpp.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "exit_codes.hpp"
+#include "sweep_results.hpp"
+#include "sweep_runner.hpp"
+
+namespace tsunagi::app::sweep {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void Sweep::write_csv() const {
+  const std::vector<std::string>& columns =
+      options_.columns.empty() ? kDefaultSweepColumns : options_.columns;
+  std::vector<bool> column_seen(columns.size(), false);
+  std::size_t rows = 0;
+  std::ostringstream csv;
+  for (const std::string& key : grid_.keys) csv << csv_field(key) << ',';
+  csv << "ok";
+  for (const std::string& column : columns) csv << ',' << csv_field(column);
+  csv << '\n';
+  for (const PointRun& run : runs_) {
+    if (!run.exit_status) continue;  // interrupted or never started
+    ++rows;
+    for (const std::string& value : run.point->values) csv << csv_field(value) << ',';
+    csv << (*run.exit_status == kExitOk ? "true" : "false");
+    const std::optional<json> result = read_complete_result(run.dir);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const json* value = result ? value_at(*result, columns[c]) : nullptr;
+      if (value != nullptr && !value->is_null()) column_seen[c] = true;
+      csv << ',' << csv_field(csv_text(value));
+    }
+    csv << '\n';
+  }
+  const fs::path file = out_ / kCsvFileName;
+  const fs::path temporary = out_ / (std::string(kCsvFileName) + ".tmp");
+  {
+    std::ofstream out(temporary);
+    out << csv.str();
+    if (!out) throw std::runtime_error(temporary.string() + ": cannot write");
+  }
+  fs::rename(temporary, file);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (!column_seen[c] && rows > 0) {
+      std::cerr << "tsunagi sweep: warning: column " << columns[c]
+                << " is empty in every row (no such key in result.json? docs/result-schema.md)\n";
+    }
+  }
+}
+
+int Sweep::print_summary(int interrupted_by) const {
+  std::size_t ok = 0;
+  std::size_t failed = 0;
+  std::size_t before = 0;
+  std::vector<std::string> failures;
+  for (const PointRun& run : runs_) {
+    if (!run.exit_status) continue;
+    before += run.done_before ? 1 : 0;
+    if (*run.exit_status == kExitOk) {
+      ++ok;
+    } else {
+      ++failed;
+      failures.push_back(run.point->label + " (exit " + std::to_string(*run.exit_status) + ")");
+    }
+  }
+  std::cout << "points   " << runs_.size() << ": " << ok << " ok, " << failed << " failed";
+  if (interrupted_by != 0) std::cout << ", " << runs_.size() - ok - failed << " not run";
+  std::cout << " (" << run_now_ << " run now, " << before << " done before)\n";
+  for (std::size_t i = 0; i < failures.size() && i < 10; ++i) {
+    std::cout << "failed   " << failures[i] << '\n';
+  }
+  if (failures.size() > 10) std::cout << "failed   ... " << failures.size() - 10 << " more\n";
+  std::cout
+      << "wall     "
+      << format_duration(
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start_).count())
+      << ", -j " << options_.jobs << '\n';
+  std::cout << "csv      " << (out_ / kCsvFileName).string() << '\n';
+  if (interrupted_by != 0) {
+    std::cout << "result   interrupted: the same command resumes the sweep\n";
+    return 128 + interrupted_by;
+  }
+  std::cout << "result   " << (failed == 0 ? "ok" : "some points failed") << '\n';
+  return failed == 0 ? kExitOk : kExitFailed;
+}
+
+}  // namespace tsunagi::app::sweep

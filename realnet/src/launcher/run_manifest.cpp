@@ -1,0 +1,141 @@
+// run.json and the replay shared by the launcher and `tsunagi collect`. See run_manifest.hpp.
+#include "run_manifest.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "tsunagi/runner/observer.hpp"
+
+namespace tsunagi::realnet {
+namespace fs = std::filesystem;
+
+RunManifest make_manifest(const LaunchPlan& plan, const scenario::Scenario& scenario,
+                          const LaunchOptions& options) {
+  RunManifest manifest;
+  manifest.scenario = fs::absolute(scenario.path).string();
+  manifest.overrides = options.overrides;
+  manifest.mode = plan.mode;
+  manifest.dir = plan.work_dir;
+  auto relative = [&](const std::string& file) {
+    const fs::path path(file);
+    return path.parent_path() == fs::path(plan.work_dir) ? path.filename().string() : file;
+  };
+  auto add = [&](const PlannedProcess& p) {
+    manifest.processes.push_back({p.label, relative(p.events_file), relative(p.log_file)});
+  };
+  for (const PlannedProcess& node : plan.nodes) add(node);
+  add(plan.rendezvous);
+  for (const PlannedProcess& relay : plan.relays) add(relay);
+  manifest.absent = plan.absent;
+  manifest.latency_scale = plan.netns ? options.latency_scale : 0;
+  manifest.rtt_samples_min = options.rtt_samples_min;
+  return manifest;
+}
+
+nlohmann::json manifest_to_json(const RunManifest& manifest) {
+  nlohmann::json processes = nlohmann::json::array();
+  for (const ManifestProcess& p : manifest.processes)
+    processes.push_back({{"label", p.label}, {"events", p.events_file}, {"log", p.log_file}});
+  return {{"scenario", manifest.scenario},
+          {"overrides", manifest.overrides},
+          {"mode", manifest.mode},
+          {"processes", processes},
+          {"absent", manifest.absent},
+          {"latency_scale", manifest.latency_scale},
+          {"rtt_samples_min", manifest.rtt_samples_min}};
+}
+
+RunManifest read_manifest(const std::string& work_dir) {
+  const fs::path file = fs::path(work_dir) / kManifestFileName;
+  std::ifstream in(file);
+  if (!in)
+    throw std::invalid_argument(file.string() +
+                                ": not found; give the --out directory of a realnet run or "
+                                "batch job (its realnet/run.json is written before any process "
+                                "starts)");
+  try {
+    const nlohmann::json json = nlohmann::json::parse(in);
+    RunManifest manifest;
+    manifest.scenario = json.at("scenario").get<std::string>();
+    manifest.overrides = json.at("overrides").get<std::vector<std::string>>();
+    manifest.mode = json.at("mode").get<std::string>();
+    for (const nlohmann::json& p : json.at("processes"))
+      manifest.processes.push_back({p.at("label").get<std::string>(),
+                                    p.at("events").get<std::string>(),
+                                    p.value("log", std::string())});
+    manifest.absent = json.value("absent", std::vector<Rank>{});
+    manifest.latency_scale = json.value("latency_scale", 0.0);
+    manifest.rtt_samples_min = json.value("rtt_samples_min", 1);
+    manifest.dir = fs::absolute(work_dir).string();
+    return manifest;
+  } catch (const nlohmann::json::exception& error) {
+    throw std::invalid_argument(file.string() + ": not a tsunagi run manifest (" + error.what() +
+                                ")");
+  }
+}
+
+void write_manifest(const std::string& work_dir, const RunManifest& manifest) {
+  const fs::path file = fs::path(work_dir) / kManifestFileName;
+  std::ofstream out(file);
+  out << manifest_to_json(manifest).dump(2) << '\n';
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+std::string manifest_path(const RunManifest& manifest, const std::string& name) {
+  if (name.empty() || fs::path(name).is_absolute()) return name;
+  return (fs::path(manifest.dir) / name).string();
+}
+
+std::vector<ProcessRecord> manifest_records(const RunManifest& manifest) {
+  std::vector<ProcessRecord> records;
+  for (const ManifestProcess& p : manifest.processes)
+    records.push_back(ProcessRecord{p.label, manifest_path(manifest, p.events_file), true, 0, {}});
+  for (Rank r : manifest.absent)
+    records.insert(records.begin() + r, ProcessRecord{runner::process_label(r), "", true, 0,
+                                                      "never started (fault injection absent)"});
+  return records;
+}
+
+ReplayOutcome replay_run(const RunManifest& manifest, const std::vector<ProcessRecord>& records,
+                         runner::RunObserver& observer) {
+  ReplayOutcome outcome = replay_events(records, observer);
+  observer.on_backend_count("realnet_latency_scale", manifest.latency_scale);
+  observer.on_backend_count("realnet_rtt_samples_min", manifest.rtt_samples_min);
+  return outcome;
+}
+
+runner::RunSummary collect_run(const std::string& work_dir, runner::RunObserver& observer) {
+  const RunManifest manifest = read_manifest(work_dir);
+  std::vector<ProcessRecord> records = manifest_records(manifest);
+  std::string failure;
+  for (ProcessRecord& record : records) {
+    if (record.events_file.empty() || has_exit_event(record.events_file)) continue;
+    std::string log;
+    for (const ManifestProcess& p : manifest.processes)
+      if (p.label == record.label) log = manifest_path(manifest, p.log_file);
+    record.died_at = kAtLastEvent;
+    record.death = "no exit in " + record.events_file +
+                   " (the job ended, was cancelled or the process died first; see " + log + ")";
+    if (failure.empty()) failure = record.label + ": " + record.death;
+  }
+  const ReplayOutcome replay = replay_run(manifest, records, observer);
+  for (const std::string& problem : replay.problems)
+    if (failure.empty()) failure = problem;
+  runner::RunSummary summary;
+  summary.end = replay.last_exit;
+  summary.failure = failure;
+  summary.all_exited_ok = failure.empty();
+  return summary;
+}
+
+CollectedScenario collected_scenario(const std::string& work_dir) {
+  const RunManifest manifest = read_manifest(work_dir);
+  return {manifest.scenario, manifest.overrides};
+}
+
+runner::RunSummary collect_realnet(const std::string& work_dir, runner::RunObserver& observer) {
+  return collect_run(work_dir, observer);
+}
+
+}  // namespace tsunagi::realnet
