@@ -14,6 +14,9 @@ packages=(
   clang-format
   iproute2 iptables
   time                       # /usr/bin/time -v: the SMPI baseline's wall time and peak memory
+  graphviz                   # dot/neato: the run report's topology and overlay figures
+  chromium                   # headless browser: the run report is opened in it by the tests
+  pajeng                     # pj_dump: reads the Paje traces of `tsunagi run --paje`
 )
 
 missing=()
