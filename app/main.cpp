@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
   if (report->parsed()) return report_command(report_options);
   if (help->parsed()) {
     if (help_topic.empty()) {
-      std::cout << app.help();
+      // app.help() would print the help of the subcommand parsed last: `help` itself.
+      std::cout << app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
       return kExitOk;
     }
     for (CLI::App* command : {run, compare, sweep, report})

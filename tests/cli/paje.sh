@@ -16,14 +16,16 @@ for trace in "$WORK/a.paje" "$WORK/t.paje"; do
   pj_dump "$trace" >"$trace.dump" 2>"$trace.err" || fail "pj_dump cannot read $trace: $(head -3 "$trace.err")"
   python3 - "$trace.dump" <<'PY'
 import collections, sys
+# pj_dump: "Container, parent, type, start, end, duration, name" and
+# "Variable, container, type, start, end, duration, value".
 rows = [line.rstrip("\n").split(", ") for line in open(sys.argv[1])]
-containers = [r[4] for r in rows if r[0] == "Container"]
+containers = [r[6] for r in rows if r[0] == "Container" and len(r) == 7]
 dup = [name for name, n in collections.Counter(containers).items() if n > 1]
 assert not dup, f"containers twice: {dup[:5]}"
 for name in ("rendezvous", "rendezvous.lo", "edge1-h00", "edge1-h00.lo", "edge2-h03",
              "edge1.uplink_UP"):
     assert name in containers, f"no container {name} (have {containers[:12]} ...)"
-used = [r for r in rows if r[0] == "Variable" and r[-2:] and "bandwidth_used" in r]
+used = [r for r in rows if r[0] == "Variable" and len(r) == 7 and r[2] == "bandwidth_used"]
 assert used, "no link use recorded (bandwidth_used)"
 busy = [r for r in used if float(r[-1]) > 0]
 assert busy, "every link idle the whole run"

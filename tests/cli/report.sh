@@ -11,10 +11,16 @@ browser_self_test "$WORK"
 "$TSUNAGI" run "$SRC/scenarios/$scenario" --out "$WORK/run" --quiet --report "$@" >"$WORK/summary.txt"
 cat "$WORK/summary.txt"
 grep -q "$WORK/run/report.html" "$WORK/summary.txt" || fail "the summary does not list report.html"
-for file in report.html topology.json topology.svg inferred.svg overlay.svg timeline.svg \
+for file in report.html topology.json topology.svg overlay.svg timeline.svg \
   connections.svg topology.dot overlay.dot topology-graphviz.svg overlay-graphviz.svg; do
   [ -s "$WORK/run/$file" ] || fail "$file missing or empty"
 done
+# What was inferred: a picture when groups came from RTTs, else none (and the page says so).
+if [ "$(json_get "$WORK/run/result.json" inference.groups_source)" = '"rtt"' ]; then
+  [ -s "$WORK/run/inferred.svg" ] || fail "inferred.svg missing"
+else
+  [ ! -e "$WORK/run/inferred.svg" ] || fail "inferred.svg drawn for groups nobody inferred"
+fi
 # Self-contained: nothing the page would load from elsewhere.
 if grep -Eo '<(link|img|iframe|object|embed)[^>]*>|(src|href)="[^"#][^"]*"|@import|url\(' \
   "$WORK/run/report.html"; then
