@@ -115,7 +115,8 @@ ordered_json relay_sum(const Recorder& recorder, const char* field) {
     if (report.key != "relay" || !report.value.is_object()) continue;
     any = true;
     const auto it = report.value.find(field);
-    if (it != report.value.end() && it->is_number_unsigned()) sum += it->get<std::uint64_t>();
+    if (it != report.value.end() && it->is_number_integer() && it->get<std::int64_t>() >= 0)
+      sum += it->get<std::uint64_t>();
   }
   return any ? ordered_json(sum) : ordered_json(nullptr);
 }

@@ -150,7 +150,7 @@ std::string overlay_dot(const RunFiles& run) {
       << "; grey static, orange shortcut, red dashed failed connect, blue relay link\n"
       << "// render (positions fixed): neato -n -Tsvg overlay.dot -o overlay.svg\n"
       << "graph overlay {\n  node [shape = circle, fontname = \"sans-serif\", fontsize = 8, "
-         "width = 0.25, fixedsize = true];\n";
+         "width = 0.25, margin = 0.02];\n";
   for (const auto& [label, xy] : at)
     dot << "  " << dot_quoted(label) << " [pos = \"" << num(xy.first * 72) << ','
         << num(xy.second * -72) << '"'

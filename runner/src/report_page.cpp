@@ -79,9 +79,14 @@ std::string facts_table(const ordered_json& r) {
                             text_at(r, "connections.static") + ", shortcuts opened " +
                             text_at(r, "connections.shortcuts_opened") + ", evicted " +
                             text_at(r, "connections.shortcuts_evicted")));
-  row("messages",
-      escape("sent " + text_at(r, "messages.sent") + ", delivered " +
-             text_at(r, "messages.delivered") + ", relayed " + text_at(r, "messages.relayed")));
+  std::string messages = "sent " + text_at(r, "messages.sent") + ", delivered " +
+                         text_at(r, "messages.delivered") + ", relayed by ranks " +
+                         text_at(r, "messages.relayed");
+  if (const ordered_json* carried = find_dotted(r, "relay.carried");
+      carried != nullptr && carried->is_number())
+    messages += "; relay daemons carried " + carried->dump() + " (" +
+                text_at(r, "relay.forwarded") + " relay-to-relay hops)";
+  row("messages", escape(messages));
   row("workload",
       escape(text_at(r, "workload.name") + ", verified " + text_at(r, "workload.verified") +
              ", makespan " + text_at(r, "workload.makespan_s") + " s"));

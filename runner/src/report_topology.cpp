@@ -48,6 +48,20 @@ std::string fill_of(const DrawnNode& node) {
   return "#ffffff";
 }
 
+// The label, cut to the width its subtree spans (about 6.5 px a character) so that
+// neighbours' labels do not overlap; the tooltip keeps the whole name.
+std::string fitted_label(const DrawnNode& node, const DrawnTree& tree, double unit) {
+  double span = unit;
+  if (!node.children.empty()) {
+    const DrawnNode& first = tree.nodes[static_cast<std::size_t>(node.children.front())];
+    const DrawnNode& last = tree.nodes[static_cast<std::size_t>(node.children.back())];
+    span += last.x - first.x;
+  }
+  const auto fits = static_cast<std::size_t>(std::max(1.0, (span - 10) / 6.5));
+  if (node.label.size() <= fits) return node.label;
+  return node.label.substr(0, fits > 2 ? fits - 1 : 1) + "~";
+}
+
 }  // namespace
 
 std::string true_topology_svg(const RunFiles& run) {
@@ -79,12 +93,20 @@ std::string true_topology_svg(const RunFiles& run) {
                 r < wrong.size() && wrong[r], unit >= 14);
       continue;
     }
-    const double box = std::max(30.0, 6.5 * static_cast<double>(node.label.size()) + 8);
     svg.raw("<g" + attr("class", "net " + node.kind) + "><title>" + escape(node.note) +
             "</title>\n");
-    svg.rect(node.x - box / 2, y_of(node) - 8, box, 16,
-             attr("rx", "4") + attr("fill", fill_of(node)) + attr("stroke", "#555555"));
-    svg.text(node.x, y_of(node) + 4, node.label, attr("text-anchor", "middle"));
+    if (node.kind == "relay") {
+      // A diamond, named in its tooltip: relays sit among switches, where a label would not fit.
+      svg.rect(node.x - 5, y_of(node) - 5, 10, 10,
+               attr("fill", "#1f5fbf") +
+                   attr("transform", "rotate(45 " + num(node.x) + " " + num(y_of(node)) + ")"));
+    } else {
+      const std::string label = fitted_label(node, tree, unit);
+      const double box = std::max(12.0, 6.5 * static_cast<double>(label.size()) + 8);
+      svg.rect(node.x - box / 2, y_of(node) - 8, box, 16,
+               attr("rx", "4") + attr("fill", fill_of(node)) + attr("stroke", "#555555"));
+      svg.text(node.x, y_of(node) + 4, label, attr("text-anchor", "middle"));
+    }
     svg.raw("</g>\n");
   }
   return svg.str();

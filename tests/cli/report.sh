@@ -53,7 +53,7 @@ class Counter(html.parser.HTMLParser):
             svg = a.get("id")
         if tag not in ("line", "rect", "circle", "path", "text", "title", "br", "meta"):
             self.stack.append(svg if tag == "svg" else (self.stack[-1] if self.stack else None))
-        classes = a.get("class", "").split()
+        classes = a.get("class", "").split() + ["*"]
         for c in classes:
             key = (svg, tag, c)
             self.counts[key] = self.counts.get(key, 0) + 1
@@ -75,7 +75,8 @@ assert count("timeline-svg", "g", "process") == len(procs), (count("timeline-svg
 assert count("timeline-svg", "rect", "phase") >= len(procs)
 edges = sum(v for (svg, tag, c), v in page.counts.items() if svg == "overlay-svg" and tag == "g" and c == "edge")
 assert edges >= 1, "no edge groups in the overlay"
-static = sum(v for (svg, tag, c), v in page.counts.items() if svg == "overlay-svg" and tag == "line")
+static = count("overlay-svg", "line", "*")
+assert static >= 1, "no lines in the overlay"
 print(f"ok: DOM has {n} ranks in the topology and overlay, {len(procs)} timeline rows, "
       f"{static} overlay lines, "
       f"{count('topology-svg', 'g', 'mismatch')} ranks marked wrong "
