@@ -64,3 +64,22 @@ if ! grep -q "unknown backend 'ns3'" "$WORK/y.err"; then
     fail "the summary does not list the pcaps: $(grep -A6 '^files' "$WORK/ns3.txt")"
   echo "ok: $(grep 'packet captures' "$WORK/ns3.txt")"
 fi
+
+# realnet on loopback: RTTs cannot show switches; a wrong verdict comes with the reason.
+set +e
+"$TSUNAGI" run "$two" --backend realnet --net loopback --out "$WORK/rl" >"$WORK/rl.txt" 2>"$WORK/rl.err"
+status=$?
+set -e
+if grep -q "unknown backend 'realnet'" "$WORK/rl.err"; then
+  echo "skip: this build has no realnet backend"
+else
+  [ "$status" = 0 ] || fail "realnet loopback run failed: $(tail -3 "$WORK/rl.err")"
+  if grep -q '^inference.*WRONG' "$WORK/rl.txt"; then
+    grep -q '^note         on loopback every process shares one host' "$WORK/rl.txt" ||
+      fail "WRONG on loopback without the hint: $(cat "$WORK/rl.txt")"
+    echo "ok: $(grep '^note' "$WORK/rl.txt")"
+  else
+    if grep -q '^note' "$WORK/rl.txt"; then fail "a loopback hint beside a right verdict"; fi
+    echo "ok: loopback groups came out right this time, and no hint"
+  fi
+fi
