@@ -265,9 +265,11 @@ int run_command(const RunOptions& options) {
     return kExitFailed;
   }
   list_capture_files(options, more_files);
+  // A report that cannot be written fails the command, after the summary of the run it is of.
+  bool report_ok = true;
   if (options.report) {
     std::ostringstream report_files;
-    if (write_report(dir.string(), report_files) != kExitOk) return kExitFailed;
+    report_ok = write_report(dir.string(), report_files) == kExitOk;
     std::istringstream lines(report_files.str());
     for (std::string line; std::getline(lines, line);) more_files.emplace_back(line);
   }
@@ -276,7 +278,7 @@ int run_command(const RunOptions& options) {
   for (const std::string& problem : result.problems) {
     std::cerr << "tsunagi run: " << problem << '\n';
   }
-  return result.ok() ? kExitOk : kExitFailed;
+  return result.ok() && report_ok ? kExitOk : kExitFailed;
 }
 
 }  // namespace tsunagi::app

@@ -83,3 +83,12 @@ else
     echo "ok: loopback groups came out right this time, and no hint"
   fi
 fi
+
+# tsunagi report on a directory that holds no run: bad input, naming the file.
+set +e
+"$TSUNAGI" report "$WORK/nothing" 2>"$WORK/r.err"
+status=$?
+set -e
+[ "$status" = 2 ] || fail "tsunagi report on an empty directory: exit $status, expected 2"
+grep -q "$WORK/nothing/result.json" "$WORK/r.err" || fail "$(cat "$WORK/r.err")"
+echo "ok: $(cat "$WORK/r.err")"
