@@ -40,7 +40,8 @@ runner::RunSummary run_backend(const std::string& backend, const scenario::Scena
                                runner::RunObserver& observer, const BackendOptions& options) {
 #ifdef TSUNAGI_WITH_SIMGRID
   if (backend == "simgrid") {
-    return sim::simgrid::run_simgrid(scenario, observer);
+    return sim::simgrid::run_simgrid(scenario, observer,
+                                     sim::simgrid::SimgridOptions{options.paje_file});
   }
 #endif
 #ifdef TSUNAGI_WITH_NS3

@@ -15,7 +15,8 @@ namespace tsunagi::app {
 
 // What some backends take besides the scenario.
 struct BackendOptions {
-  std::string pcap_dir;  // ns3: write per-host pcap files here (must exist); empty: none
+  std::string pcap_dir;   // ns3: write per-host pcap files here (must exist); empty: none
+  std::string paje_file;  // simgrid: write SimGrid's Paje trace here; empty: none
 };
 
 // Names accepted by --backend, in the order they are listed to users.

@@ -1,7 +1,11 @@
 // `tsunagi run SCENARIO`: load, run on a backend, write result.json + trace.jsonl, summarise.
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "backends.hpp"
 #include "commands.hpp"
@@ -10,6 +14,8 @@
 #include "tsunagi/runner/output_files.hpp"
 #include "tsunagi/runner/recorder.hpp"
 #include "tsunagi/runner/result.hpp"
+#include "tsunagi/runner/topology_file.hpp"
+#include "tsunagi/runner/verdicts.hpp"
 #include "tsunagi/scenarios/loader.hpp"
 
 namespace tsunagi::app {
@@ -23,10 +29,56 @@ int bad_input(const std::string& message) {
   return kExitBadInput;
 }
 
+// The realnet options given on the command line ("--latency-scale, --net"); "" when none.
+std::string realnet_only_options_given(const RunOptions& options) {
+  std::string given;
+  if (options.command == nullptr) return given;
+  for (const CLI::Option* option : options.command->get_options())
+    if (option->get_group() == "realnet" && option->count() > 0)
+      given += (given.empty() ? "" : ", ") + option->get_name();
+  return given;
+}
+
 std::string backend_list() {
   std::string list;
   for (const std::string& name : available_backends()) list += (list.empty() ? "" : ", ") + name;
   return list.empty() ? "none (this build has no backend compiled in)" : list;
+}
+
+// The files the backend wrote itself: one pcap per host (ns-3), SimGrid's Paje trace.
+void list_capture_files(const RunOptions& options, std::vector<fs::path>& files) {
+  if (!options.paje.empty() && fs::exists(options.paje)) files.emplace_back(options.paje);
+  if (options.pcap.empty()) return;
+  std::vector<fs::path> pcaps;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(options.pcap, error))
+    if (entry.path().extension() == ".pcap") pcaps.push_back(entry.path());
+  std::sort(pcaps.begin(), pcaps.end());
+  if (pcaps.size() <= 4) {
+    files.insert(files.end(), pcaps.begin(), pcaps.end());
+  } else {
+    files.emplace_back((fs::path(options.pcap) / "*.pcap").string() + " (" +
+                       std::to_string(pcaps.size()) + " packet captures, one per host)");
+  }
+}
+
+// Lines the summary adds where a verdict needs explaining.
+std::vector<std::string> summary_notes(const RunOptions& options,
+                                       const nlohmann::ordered_json& result) {
+  std::vector<std::string> notes;
+#ifdef TSUNAGI_WITH_REALNET
+  const realnet::LaunchOptions& rn = realnet_options();
+  const bool loopback =
+      rn.net == "loopback" || (rn.net.empty() && rn.hosts_file.empty() && geteuid() != 0);
+  if (options.backend == "realnet" && loopback && runner::groups_verdict(result) == "WRONG")
+    notes.push_back(
+        "on loopback every process shares one host, so RTTs cannot show switches and the "
+        "groups cannot come out right; run in namespaces (--net netns, as root) to see them");
+#else
+  (void)options;
+  (void)result;
+#endif
+  return notes;
 }
 
 // --seed N is --set seed=N, applied last so that it wins over any --set seed=.
@@ -52,7 +104,8 @@ runner::RunSummary run_on_backend(const RunOptions& options, const scenario::Sce
   const auto start = std::chrono::steady_clock::now();
   runner::RunSummary summary;
   try {
-    summary = run_backend(options.backend, scenario, recorder, BackendOptions{options.pcap});
+    summary = run_backend(options.backend, scenario, recorder,
+                          BackendOptions{options.pcap, options.paje});
   } catch (const std::exception& error) {
     summary.all_exited_ok = false;
     summary.failure = error.what();
@@ -68,7 +121,8 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
                                      "Run a scenario on a backend; write result.json and "
                                      "trace.jsonl");
   run->add_option("SCENARIO", options.scenario, "Scenario file (TOML)")->required();
-  run->add_option("--backend", options.backend, "Backend to run on")->capture_default_str();
+  run->add_option("--backend", options.backend, "Backend to run on: " + backend_list())
+      ->capture_default_str();
   options.seed_option =
       run->add_option("--seed", options.seed, "Seed of the run (same as --set seed=N)");
   run->add_option("--out", options.out, "Output directory (default: out/<scenario name>)");
@@ -82,6 +136,13 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
                   "Write per-host packet captures (pcap) into DIR; "
                   "ns3 backend only")
       ->type_name("DIR");
+  run->add_option("--paje", options.paje,
+                  "Write SimGrid's Paje trace of the run to FILE (ViTE, pj_dump); "
+                  "simgrid backend only")
+      ->type_name("FILE");
+  run->add_flag("--report", options.report,
+                "Also write DIR/report.html and its figures (same as tsunagi report DIR)");
+  options.command = run;
 #ifdef TSUNAGI_WITH_REALNET
   // realnet only (docs/realnet.md); they sit in the launcher's options directly.
   realnet::LaunchOptions& rn = realnet_options();
@@ -140,6 +201,17 @@ int run_command(const RunOptions& options) {
     return bad_input("--pcap is implemented by the ns3 backend only (--backend ns3), not by '" +
                      options.backend + "'");
   }
+  if (!options.paje.empty() && options.backend != "simgrid") {
+    return bad_input("--paje is SimGrid's own tracing (--backend simgrid), not '" +
+                     options.backend + "'s; ns-3 runs write packets with --pcap DIR, and every " +
+                     "backend writes trace.jsonl (tsunagi report draws its timeline)");
+  }
+  if (const std::string given = realnet_only_options_given(options);
+      !given.empty() && options.backend != "realnet") {
+    return bad_input(given + " appl" + (given.find(',') == std::string::npos ? "ies" : "y") +
+                     " to --backend realnet only, not to '" + options.backend +
+                     "' (a simulator's latencies are the scenario's: change them with --set)");
+  }
   scenario::Scenario scenario;
   try {
     scenario = scenario::load_scenario_file(options.scenario, overrides_of(options));
@@ -165,9 +237,6 @@ int run_command(const RunOptions& options) {
     } catch (const std::invalid_argument& error) {
       return bad_input(error.what());
     }
-  } else if (realnet_options().dry_run || !realnet_options().net.empty() ||
-             !realnet_options().hosts_file.empty()) {
-    return bad_input("--net, --hosts and --dry-run apply to --backend realnet only");
   }
 #endif
   try {
@@ -191,8 +260,14 @@ int run_command(const RunOptions& options) {
                        std::to_string(scenario.seed));
   double wall_s = 0;
   runner::RunSummary summary = run_on_backend(options, scenario, recorder, wall_s);
+  RunOutputExtras extras;
+  list_capture_files(options, extras.capture_files);
+  extras.report = options.report;
+  extras.notes = [&options](const nlohmann::ordered_json& result) {
+    return summary_notes(options, result);
+  };
   return write_run_outputs(dir, scenario, options.backend, std::move(summary), wall_s, recorder,
-                           "tsunagi run");
+                           "tsunagi run", extras);
 }
 
 }  // namespace tsunagi::app

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,10 @@ struct RunOptions {
   std::string out;                     // empty = out/<scenario name>
   std::vector<std::string> sets;       // KEY=VALUE overrides, in order
   bool quiet = false;
-  std::string pcap;  // --pcap DIR: per-host packet captures (ns3 backend only)
+  std::string pcap;     // --pcap DIR: per-host packet captures (ns3 backend only)
+  std::string paje;     // --paje FILE: SimGrid's Paje trace of the run (simgrid backend only)
+  bool report = false;  // --report: also write DIR/report.html (tsunagi report DIR)
+  CLI::App* command = nullptr;  // the run subcommand, to find which realnet options were given
 };
 
 struct CompareOptions {
@@ -31,6 +35,10 @@ struct CollectOptions {
   bool quiet = false;
 };
 
+struct ReportOptions {
+  std::string dir;
+};
+
 CLI::App* add_run_command(CLI::App& app, RunOptions& options);
 int run_command(const RunOptions& options);
 
@@ -39,5 +47,10 @@ int compare_command(const CompareOptions& options);
 
 CLI::App* add_collect_command(CLI::App& app, CollectOptions& options);
 int collect_command(const CollectOptions& options);
+
+CLI::App* add_report_command(CLI::App& app, ReportOptions& options);
+int report_command(const ReportOptions& options);
+// Writes DIR's report; the page and figure paths go to `files_out`, notes to stderr. Exit status.
+int write_report(const std::string& dir, std::ostream& files_out);
 
 }  // namespace tsunagi::app

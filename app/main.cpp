@@ -1,4 +1,7 @@
-// The tsunagi program: `tsunagi run`, `compare`, `sweep` and `collect` (docs/cli.md).
+// The tsunagi program: `tsunagi run`, `compare`, `sweep`, `collect`, `report`, `help`
+// (docs/cli.md).
+#include <iostream>
+
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
@@ -9,8 +12,9 @@
 int main(int argc, char** argv) {
   using namespace tsunagi::app;
   CLI::App app{
-      "tsunagi: connection-managed message passing, simulated (SimGrid) or real.\n"
-      "One protocol core; result.json and trace.jsonl are the same from every backend."};
+      "tsunagi: connection-managed message passing, simulated (SimGrid flow level, ns-3 packet\n"
+      "level) or real (TCP sockets). One protocol core; result.json and trace.jsonl are the same\n"
+      "from every backend. `tsunagi help COMMAND` or `tsunagi COMMAND --help` for its options."};
   app.set_version_flag("--version", std::string("tsunagi ") + tsunagi::runner::kTsunagiVersion);
   app.require_subcommand(1);
 
@@ -18,10 +22,15 @@ int main(int argc, char** argv) {
   CompareOptions compare_options;
   SweepOptions sweep_options;
   CollectOptions collect_options;
+  ReportOptions report_options;
+  std::string help_topic;
   CLI::App* run = add_run_command(app, run_options);
   CLI::App* compare = add_compare_command(app, compare_options);
   CLI::App* sweep = add_sweep_command(app, sweep_options);
   CLI::App* collect = add_collect_command(app, collect_options);
+  CLI::App* report = add_report_command(app, report_options);
+  CLI::App* help = app.add_subcommand("help", "Print this help, or a command's: tsunagi help run");
+  help->add_option("COMMAND", help_topic, "run, compare, sweep, collect or report");
 
   try {
     app.parse(argc, argv);
@@ -34,5 +43,21 @@ int main(int argc, char** argv) {
   if (compare->parsed()) return compare_command(compare_options);
   if (sweep->parsed()) return sweep_command(sweep_options);
   if (collect->parsed()) return collect_command(collect_options);
+  if (report->parsed()) return report_command(report_options);
+  if (help->parsed()) {
+    if (help_topic.empty()) {
+      // app.help() would print the help of the subcommand parsed last: `help` itself.
+      std::cout << app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
+      return kExitOk;
+    }
+    for (CLI::App* command : {run, compare, sweep, collect, report})
+      if (command->get_name() == help_topic) {
+        std::cout << command->help();
+        return kExitOk;
+      }
+    std::cerr << "tsunagi help: no command '" << help_topic
+              << "' (commands: run, compare, sweep, collect, report)\n";
+    return kExitBadInput;
+  }
   return kExitBadInput;  // unreachable: require_subcommand(1)
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "tsunagi/runner/result.hpp"
+#include "tsunagi/runner/verdicts.hpp"
 
 namespace tsunagi::app {
 
@@ -38,12 +39,31 @@ std::string tree_words(const ordered_json& r) {
          text(at(r, "inference.throughput_probes")) + " throughput probes)";
 }
 
+// Says where the groups came from: inferred from RTTs (and whether right), taken from site
+// labels (relay plan), or not run at all (a plan that needs no groups).
 std::string inference_line(const ordered_json& r) {
-  const ordered_json& correct = at(r, "inference.groups_correct");
-  std::string verdict = correct.is_boolean() ? (correct.get<bool>() ? "correct" : "WRONG") : "?";
+  const std::string verdict = runner::groups_verdict(r);
+  const std::string truth = text(at(r, "inference.true_groups_count")) + " true switch groups";
+  if (verdict == "not run") return "not run (this plan needs no switch groups); " + truth;
+  if (verdict == "from site labels")
+    return text(at(r, "inference.groups_count")) +
+           " groups from site labels (the relay plan groups ranks by site, no RTT inference); " +
+           truth;
   return text(at(r, "inference.groups_count")) + " switch groups inferred, " +
          text(at(r, "inference.true_groups_count")) + " true: " + verdict + " (" +
          text(at(r, "inference.rtt_probes")) + " RTT probes)" + tree_words(r);
+}
+
+// Ranks that forwarded, and (relay plan) what the relay daemons carried.
+std::string messages_line(const ordered_json& r) {
+  std::string line = "sent " + text(at(r, "messages.sent")) + ", delivered " +
+                     text(at(r, "messages.delivered")) + ", relayed by ranks " +
+                     text(at(r, "messages.relayed"));
+  const ordered_json& carried = at(r, "relay.carried");
+  if (carried.is_number())
+    line += "; relay daemons carried " + text(carried) + " (" + text(at(r, "relay.forwarded")) +
+            " relay-to-relay hops)";
+  return line;
 }
 
 std::string connections_line(const ordered_json& r) {
@@ -106,15 +126,14 @@ std::string format_seconds(double seconds) {
 void print_run_summary(std::ostream& out, const ordered_json& r,
                        const std::filesystem::path& result_file,
                        const std::filesystem::path& trace_file,
-                       const std::vector<std::filesystem::path>& more_files) {
+                       const std::vector<std::filesystem::path>& more_files,
+                       const std::vector<std::string>& notes) {
   out << "scenario     " << text(at(r, "scenario")) << " (" << text(at(r, "scenario_path")) << ")\n"
       << "backend      " << text(at(r, "backend")) << ", seed " << text(at(r, "seed")) << ", "
       << text(at(r, "processes")) << " processes\n"
       << "inference    " << inference_line(r) << '\n'
       << "connections  " << connections_line(r) << '\n'
-      << "messages     sent " << text(at(r, "messages.sent")) << ", delivered "
-      << text(at(r, "messages.delivered")) << ", relayed " << text(at(r, "messages.relayed"))
-      << '\n'
+      << "messages     " << messages_line(r) << '\n'
       << "workload     " << workload_line(r) << '\n'
       << connectivity_line(r) << "time         " << time_kind(r) << " "
       << seconds_text(at(r, "simulated_end_s")) << ", wall " << seconds_text(at(r, "wall_s"))
@@ -122,6 +141,7 @@ void print_run_summary(std::ostream& out, const ordered_json& r,
       << "files        " << result_file.string() << '\n'
       << "             " << trace_file.string() << '\n';
   for (const auto& file : more_files) out << "             " << file.string() << '\n';
+  for (const auto& note : notes) out << "note         " << note << '\n';
   const ordered_json& problems = at(r, "problems");
   if (at(r, "ok") == true) {
     out << "result       ok\n";

@@ -20,6 +20,9 @@ packages=(
   # keys; the system services these packages install are not used.
   openssh-client openssh-server
   munge slurmctld slurmd slurm-client
+  graphviz                   # dot/neato: the run report's topology and overlay figures
+  chromium                   # headless browser: the run report is opened in it by the tests
+  pajeng                     # pj_dump: reads the Paje traces of `tsunagi run --paje`
 )
 
 missing=()

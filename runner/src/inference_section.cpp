@@ -44,6 +44,17 @@ void copy_extra_fields(const nlohmann::json& report, ordered_json& section) {
   }
 }
 
+// "rtt" when the rendezvous inferred the groups from RTTs, "site_labels" when it took them
+// from the ranks' sites (relay plan), "none" when the plan needs no groups. Reports without
+// the "inferred" flag come from cores that always inferred.
+std::string groups_source_of(const nlohmann::json* report) {
+  if (report == nullptr || !report->is_object()) return "rtt";
+  const auto inferred = report->find("inferred");
+  if (inferred == report->end() || !inferred->is_boolean() || inferred->get<bool>()) return "rtt";
+  const auto groups = report->find("groups");
+  return groups != report->end() && groups->is_array() && !groups->empty() ? "site_labels" : "none";
+}
+
 }  // namespace
 
 ordered_json inference_section(const ReportIndex& reports, const RunFacts& facts,
@@ -60,11 +71,16 @@ ordered_json inference_section(const ReportIndex& reports, const RunFacts& facts
     probes_why = "the 'inference' report has no non-negative integer 'rtt_probes'";
   }
 
+  const std::string source = groups_source_of(reports.inference);
   ordered_json section = ordered_json::object();
   if (inferred) {
     section["groups"] = *inferred;
     section["groups_count"] = inferred->size();
-    section["groups_correct"] = (*inferred == truth);
+    // Only groups inferred from RTTs can be right or wrong; site labels and "no groups" are
+    // neither (docs/result-schema.md).
+    section["groups_correct"] =
+        source == "rtt" ? ordered_json(*inferred == truth) : ordered_json(nullptr);
+    section["groups_source"] = source;
   } else {
     for (const char* key : {"groups", "groups_count", "groups_correct"}) {
       section[key] = nullptr;

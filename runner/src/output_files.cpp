@@ -98,4 +98,8 @@ void write_trace_file(const fs::path& file, const Recorder& recorder) {
   write_atomically(file, [&](std::ostream& out) { recorder.write_trace(out); });
 }
 
+void write_text_file(const fs::path& file, const std::string& text) {
+  write_atomically(file, [&](std::ostream& out) { out << text; });
+}
+
 }  // namespace tsunagi::runner

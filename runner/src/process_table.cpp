@@ -2,6 +2,7 @@
 #include "tsunagi/runner/process_table.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 #include <utility>
@@ -9,10 +10,13 @@
 namespace tsunagi::runner {
 namespace {
 
-// Progress goes to stderr through the CLI: often enough to see a long run move, rarely enough
-// to cost nothing.
-constexpr TimeNs kProgressEvery = 10 * kNsPerSec;
-constexpr std::uint64_t kProgressEveryInputs = std::uint64_t{1} << 22;
+// Progress goes to stderr through the CLI every 2 s of wall time: often enough to see a long
+// run move, rarely enough to cost nothing (one clock read per input, ~20 ns).
+constexpr double kProgressEveryWallSeconds = 2.0;
+
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 }  // namespace
 
@@ -107,13 +111,27 @@ bool ProcessTable::record_exit(int index, TimeNs now, const ExitCmd& exit) {
 
 void ProcessTable::count_input(TimeNs now) {
   ++inputs_;
-  if (inputs_ < next_progress_inputs_ && now < next_progress_time_) return;
-  next_progress_inputs_ = inputs_ + kProgressEveryInputs;
-  next_progress_time_ = (now / kProgressEvery + 1) * kProgressEvery;
-  char line[160];
-  std::snprintf(line, sizeof line, "%s: t=%.3f s, %llu inputs, %d of %d ranks running",
-                backend_.c_str(), static_cast<double>(now) * 1e-9,
-                static_cast<unsigned long long>(inputs_), ranks_running_, rank_count_);
+  const double wall = wall_clock_ ? wall_clock_() : steady_seconds();
+  if (wall_start_ < 0) {
+    wall_start_ = wall;
+  } else if (wall < next_progress_wall_) {
+    return;
+  }
+  next_progress_wall_ = wall + kProgressEveryWallSeconds;
+  const double simulated = static_cast<double>(now) * 1e-9;
+  char line[320];
+  int used = std::snprintf(line, sizeof line, "%s: t=%.3f s, %llu inputs, %d of %d ranks running",
+                           backend_.c_str(), simulated, static_cast<unsigned long long>(inputs_),
+                           ranks_running_, rank_count_);
+  const double elapsed = wall - wall_start_;
+  if (elapsed > 0 && used > 0 && static_cast<std::size_t>(used) < sizeof line) {
+    // No ETA: a run ends when its protocol and workload are done, which no backend can know
+    // in advance (docs/cli.md); the rate tells how fast simulated time goes.
+    std::snprintf(line + used, sizeof line - static_cast<std::size_t>(used),
+                  "; wall %.1f s, %.3g simulated s per wall s; ETA unknown (the simulated end "
+                  "is not known before the workload ends)",
+                  elapsed, simulated / elapsed);
+  }
   observer_.on_progress(line);
 }
 

@@ -107,6 +107,20 @@ std::optional<std::uint64_t> max_wan_connections(const Recorder& recorder, const
   return *std::max_element(crossing.begin(), crossing.end());
 }
 
+// Sum of one field over the relays' reports; null when no relay reported.
+ordered_json relay_sum(const Recorder& recorder, const char* field) {
+  bool any = false;
+  std::uint64_t sum = 0;
+  for (const ReportEntry& report : recorder.reports()) {
+    if (report.key != "relay" || !report.value.is_object()) continue;
+    any = true;
+    const auto it = report.value.find(field);
+    if (it != report.value.end() && it->is_number_integer() && it->get<std::int64_t>() >= 0)
+      sum += it->get<std::uint64_t>();
+  }
+  return any ? ordered_json(sum) : ordered_json(nullptr);
+}
+
 }  // namespace
 
 ordered_json relay_section(const Recorder& recorder, const RunFacts& facts) {
@@ -130,6 +144,9 @@ ordered_json relay_section(const Recorder& recorder, const RunFacts& facts) {
   const auto wan = max_wan_connections(recorder, facts);
   section["max_wan_connections"] = wan ? ordered_json(*wan) : ordered_json(nullptr);
   section["paths"] = relay_paths(recorder);
+  // What the relay daemons carried (messages.relayed counts forwarding by ranks only).
+  section["carried"] = relay_sum(recorder, "delivered");
+  section["forwarded"] = relay_sum(recorder, "forwarded");
   return section;
 }
 

@@ -27,7 +27,7 @@ std::optional<long long> rank_number(const std::string& label) {
 }
 
 Decision parse_line(const std::filesystem::path& file, std::size_t line_no, const std::string& text,
-                    std::string& proc) {
+                    std::string& proc, bool keep_timing) {
   nlohmann::json line;
   try {
     line = nlohmann::json::parse(text);
@@ -49,8 +49,10 @@ Decision parse_line(const std::filesystem::path& file, std::size_t line_no, cons
   decision.kind = kind_it->get<std::string>();
   auto detail_it = line.find("detail");
   if (detail_it != line.end()) decision.detail = std::move(*detail_it);
-  strip_timing(decision.detail);
+  if (!keep_timing) strip_timing(decision.detail);
   decision.line = line_no;
+  auto t_it = line.find("t_ns");
+  if (t_it != line.end() && t_it->is_number_integer()) decision.t_ns = t_it->get<std::int64_t>();
   return decision;
 }
 
@@ -73,7 +75,7 @@ void strip_timing(nlohmann::json& value) {
   }
 }
 
-ProcessDecisions read_trace_file(const std::filesystem::path& file) {
+ProcessDecisions read_trace_file(const std::filesystem::path& file, bool keep_timing) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw CompareError("cannot read " + file.string());
   ProcessDecisions decisions;
@@ -81,7 +83,7 @@ ProcessDecisions read_trace_file(const std::filesystem::path& file) {
   std::string proc;
   for (std::size_t line_no = 1; std::getline(in, text); ++line_no) {
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    Decision decision = parse_line(file, line_no, text, proc);
+    Decision decision = parse_line(file, line_no, text, proc, keep_timing);
     decisions[proc].push_back(std::move(decision));
   }
   if (in.bad()) throw CompareError("error while reading " + file.string());

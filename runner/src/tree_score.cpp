@@ -70,7 +70,7 @@ void score_tree(const nlohmann::json& report, const RunFacts& facts,
       truth = std::nullopt;
     }
   }
-  const bool groups_right = section.value("groups_correct", false);
+  const bool groups_right = section.contains("groups_correct") && section["groups_correct"] == true;
   const bool comparable = inferred && truth && groups_right &&
                           static_cast<std::size_t>(inferred->leaves) == groups_it->size();
   section["tree_correct"] = comparable && same_unrooted_tree(*inferred, *truth);

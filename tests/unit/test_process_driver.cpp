@@ -3,6 +3,7 @@
 // test double that performs commands into a log; the real ones live in sim/ and realnet/.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -238,4 +239,36 @@ TEST_CASE("driver: one probe per id in flight; a probe of no bytes fails; ends c
   CHECK(results.size() == 3);
   table.report_counts();
   CHECK(log.lines.back() == "count inference.throughput_probes 3");
+}
+
+TEST_CASE("table: progress lines come by wall time, every 2 s, with the simulation rate") {
+  LogObserver log;
+  ProcessTable table = small_table(log);
+  double wall = 100.0;
+  table.set_wall_clock([&wall] { return wall; });
+  auto progress_lines = [&log] {
+    return std::count_if(log.lines.begin(), log.lines.end(),
+                         [](const std::string& line) { return line.rfind("progress", 0) == 0; });
+  };
+  table.count_input(0);  // the first input: one line, no rate yet
+  REQUIRE(progress_lines() == 1);
+  CHECK(log.lines.back() == "progress toy: t=0.000 s, 1 inputs, 2 of 2 ranks running");
+  // Many inputs and much simulated time, but less than 2 s of wall time: silent.
+  for (int i = 0; i < 100000; ++i) table.count_input(static_cast<TimeNs>(i) * kNsPerSec);
+  wall += 1.5;
+  table.count_input(200000 * kNsPerSec);
+  CHECK(progress_lines() == 1);
+  // 2 s of wall time (exact in binary) and simulated time going back: a line all the same.
+  wall += 0.5;
+  table.count_input(4 * kNsPerSec);
+  REQUIRE(progress_lines() == 2);
+  CHECK(log.lines.back() ==
+        "progress toy: t=4.000 s, 100003 inputs, 2 of 2 ranks running; wall 2.0 s, 2 simulated s "
+        "per wall s; ETA unknown (the simulated end is not known before the workload ends)");
+  wall += 1.0;
+  table.count_input(5 * kNsPerSec);
+  CHECK(progress_lines() == 2);
+  wall += 1.0;
+  table.count_input(6 * kNsPerSec);
+  CHECK(progress_lines() == 3);
 }

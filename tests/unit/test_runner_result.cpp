@@ -101,6 +101,7 @@ TEST_CASE("runner: result.json has every required key with its JSON type", "[run
       {"inference.groups", &ordered_json::is_array},
       {"inference.groups_count", &ordered_json::is_number_unsigned},
       {"inference.groups_correct", &ordered_json::is_boolean},
+      {"inference.groups_source", &ordered_json::is_string},
       {"inference.true_groups", &ordered_json::is_array},
       {"inference.true_groups_count", &ordered_json::is_number_unsigned},
       {"inference.groups_condition_holds", &ordered_json::is_boolean},
@@ -187,6 +188,52 @@ TEST_CASE("runner: wrongly inferred groups are scored, not a failure", "[runner]
   CHECK(result.json["inference"]["groups_correct"] == false);
   CHECK(result.json["inference"]["groups_count"] == 1);
   CHECK(result.ok());
+}
+
+TEST_CASE("runner: groups nobody inferred are neither right nor wrong", "[runner]") {
+  // The rendezvous says "inferred": false: site labels (relay plan) or no groups at all (a
+  // plan that needs none). groups_correct is null, groups_source says why, the run is ok.
+  struct Case {
+    json groups;
+    const char* source;
+  };
+  for (const Case& c : {Case{json::array(), "none"}, Case{json({{0, 1}, {2, 3}}), "site_labels"},
+                        Case{json({{0, 1, 2, 3}}), "site_labels"}}) {
+    Recorder recorder;
+    record_complete_run(recorder);
+    recorder.on_report(
+        "rendezvous", 60,
+        ReportCmd{"inference", {{"groups", c.groups}, {"inferred", false}, {"rtt_probes", 0}}});
+    const auto result = build_result(synthetic_facts(), recorder);
+    INFO("groups " << c.groups.dump());
+    CHECK(result.json["inference"]["groups_correct"].is_null());
+    CHECK(result.json["inference"]["groups_source"] == c.source);
+    CHECK(result.ok());
+  }
+  Recorder inferred;
+  record_complete_run(inferred);
+  inferred.on_report(
+      "rendezvous", 60,
+      ReportCmd{"inference", {{"groups", {{0, 1, 2, 3}}}, {"inferred", true}, {"rtt_probes", 9}}});
+  const auto result = build_result(synthetic_facts(), inferred);
+  CHECK(result.json["inference"]["groups_correct"] == false);
+  CHECK(result.json["inference"]["groups_source"] == "rtt");
+}
+
+TEST_CASE("runner: relay.carried and relay.forwarded sum the relays' reports", "[runner]") {
+  Recorder recorder;
+  record_complete_run(recorder);
+  const auto without = build_result(synthetic_facts(), recorder);
+  CHECK(without.json["relay"]["carried"].is_null());  // no relay reported: not 0
+  recorder.on_report(
+      "a-relay0", 80,
+      ReportCmd{"relay", {{"relay", "a-relay0"}, {"delivered", 7}, {"forwarded", 5}}});
+  recorder.on_report(
+      "b-relay0", 80,
+      ReportCmd{"relay", {{"relay", "b-relay0"}, {"delivered", 5}, {"forwarded", 7}}});
+  const auto with = build_result(synthetic_facts(), recorder);
+  CHECK(with.json["relay"]["carried"] == 12);
+  CHECK(with.json["relay"]["forwarded"] == 12);
 }
 
 TEST_CASE("runner: a rank that never reports makes node figures null and the run fail",

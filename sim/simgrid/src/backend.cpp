@@ -34,10 +34,11 @@ std::unique_ptr<ProcessActor> start_actor(World& world, int index,
 
 runner::RunSummary run_simgrid_with(const scenario::Scenario& scenario,
                                     runner::RunObserver& observer,
-                                    const runner::ProcessFactories& processes) {
+                                    const runner::ProcessFactories& processes,
+                                    const SimgridOptions& options) {
   runner::claim_world_once("run_simgrid");  // one Engine per OS process, no rewinding its clock
   const std::unique_ptr<sg4::Engine> engine = make_engine();
-  configure_engine(scenario);
+  configure_engine(scenario, options);
   const Platform platform =
       build_platform(scenario.network, platform_options(scenario), scenario::relay_slots(scenario));
   World world(scenario, observer, platform);
@@ -55,8 +56,9 @@ runner::RunSummary run_simgrid_with(const scenario::Scenario& scenario,
   return world.finish(to_ns(sg4::Engine::get_clock()));
 }
 
-runner::RunSummary run_simgrid(const scenario::Scenario& scenario, runner::RunObserver& observer) {
-  return run_simgrid_with(scenario, observer, runner::core_roles());
+runner::RunSummary run_simgrid(const scenario::Scenario& scenario, runner::RunObserver& observer,
+                               const SimgridOptions& options) {
+  return run_simgrid_with(scenario, observer, runner::core_roles(), options);
 }
 
 }  // namespace tsunagi::sim::simgrid

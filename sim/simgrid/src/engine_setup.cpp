@@ -62,7 +62,16 @@ std::unique_ptr<sg4::Engine> make_engine() {
   return engine;
 }
 
-void configure_engine(const scenario::Scenario& scenario) {
+// --paje FILE: SimGrid's tracing of hosts and links (their bandwidth and speed in use over
+// time, "uncategorized") into a Paje file.
+void configure_paje(const std::string& file) {
+  if (file.empty()) return;
+  sg4::Engine::set_config("tracing", true);
+  sg4::Engine::set_config("tracing/uncategorized", true);
+  sg4::Engine::set_config("tracing/filename", file);
+}
+
+void configure_engine(const scenario::Scenario& scenario, const SimgridOptions& options) {
   const std::string& model = scenario.simgrid.network_model;
   check_network_model(model);
   sg4::Engine::set_config("network/model:" + model);
@@ -89,6 +98,7 @@ void configure_engine(const scenario::Scenario& scenario) {
     sg4::Engine::set_config("contexts/stack-size", 1024);
     sg4::Engine::set_config("contexts/guard-size", 0);
   }
+  configure_paje(options.paje_file);
   apply_extra_config();
 }
 

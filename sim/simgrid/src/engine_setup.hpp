@@ -7,6 +7,7 @@
 
 #include "platform.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
+#include "tsunagi/sim/simgrid/simgrid_backend.hpp"
 
 namespace tsunagi::sim::simgrid {
 
@@ -17,7 +18,7 @@ std::unique_ptr<sg4::Engine> make_engine();
 // Network model and its factors, numeric precision, actor stacks. Call after make_engine and
 // before build_platform: SimGrid creates its models with the first zone. docs/simgrid.md
 // explains every value. Throws std::invalid_argument for an unknown network model.
-void configure_engine(const scenario::Scenario& scenario);
+void configure_engine(const scenario::Scenario& scenario, const SimgridOptions& options = {});
 
 PlatformOptions platform_options(const scenario::Scenario& scenario);
 

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +30,9 @@ void prepare_output_dir(const std::filesystem::path& dir);
 void write_result_file(const std::filesystem::path& file, const nlohmann::ordered_json& result);
 
 void write_trace_file(const std::filesystem::path& file, const Recorder& recorder);
+
+// Any text file, written beside its final name and renamed into place; throws OutputError.
+void write_text_file(const std::filesystem::path& file, const std::string& text);
 
 // The relay overlay (sites, relays, live links) as Graphviz DOT, from the relays' end-of-run
 // reports; false (and no file) when no relay reported.

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -86,8 +87,11 @@ class ProcessTable {
   // Records the exit and tells the observer. Returns false (and does nothing) when the process
   // had already exited.
   bool record_exit(int index, TimeNs now, const ExitCmd& exit);
-  // One input delivered; a progress line now and then (every 10 simulated seconds or 4M inputs).
+  // One input delivered; a progress line at the first input, then every 2 s of wall time.
   void count_input(TimeNs now);
+  // Seconds of wall time from any fixed point (default: std::chrono::steady_clock); tests
+  // give a fake one.
+  void set_wall_clock(std::function<double()> clock) { wall_clock_ = std::move(clock); }
   // Adds to a backend counter reported at the end ("inference.rtt_probes").
   void count(const std::string& key, double amount = 1) { counts_[key] += amount; }
   // Reports the counters to the observer (once; finish() does it if nobody did).
@@ -116,8 +120,9 @@ class ProcessTable {
   TimeNs last_exit_ = 0;
   std::string failure_;
   std::uint64_t inputs_ = 0;
-  std::uint64_t next_progress_inputs_ = 0;
-  TimeNs next_progress_time_ = 0;
+  std::function<double()> wall_clock_;
+  double wall_start_ = -1;  // wall time of the first input; -1 before it
+  double next_progress_wall_ = 0;
 };
 
 }  // namespace tsunagi::runner

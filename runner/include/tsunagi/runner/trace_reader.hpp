@@ -22,8 +22,9 @@ class CompareError : public std::runtime_error {
 struct Decision {
   std::uint64_t seq = 0;
   std::string kind;
-  nlohmann::json detail;  // with every "timing" member removed, at any depth
+  nlohmann::json detail;  // with every "timing" member removed, at any depth (unless kept)
   std::size_t line = 0;   // 1-based line in trace.jsonl, for messages
+  std::int64_t t_ns = 0;  // backend time of the decision (0 when the line has none)
 };
 
 // Orders process labels as people read them: named processes ("rendezvous", relays) first,
@@ -35,7 +36,8 @@ struct ProcessOrder {
 using ProcessDecisions = std::map<std::string, std::vector<Decision>, ProcessOrder>;
 
 // Parses a trace.jsonl file; throws CompareError naming file:line on anything malformed.
-ProcessDecisions read_trace_file(const std::filesystem::path& file);
+// `keep_timing` keeps the "timing" members (the run report draws them; compare never does).
+ProcessDecisions read_trace_file(const std::filesystem::path& file, bool keep_timing = false);
 
 // Removes every object member called "timing", recursively: timings differ between backends and
 // runs by design (docs/architecture.md, "Traces") and never count as a different decision.

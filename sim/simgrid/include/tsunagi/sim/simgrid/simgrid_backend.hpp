@@ -16,15 +16,24 @@
 
 namespace tsunagi::sim::simgrid {
 
+// What a run may ask of SimGrid besides the scenario.
+struct SimgridOptions {
+  // SimGrid's own Paje trace of the run (hosts, links, their use over time) goes to this file;
+  // empty: no trace. Read it with pj_dump (Debian: pajeng) or ViTE (docs/simgrid.md).
+  std::string paje_file;
+};
+
 // Builds the platform from scenario.network, starts one actor per rank (make_node) plus one
 // rendezvous actor (make_rendezvous), runs to completion and reports through `observer`.
-runner::RunSummary run_simgrid(const scenario::Scenario& scenario, runner::RunObserver& observer);
+runner::RunSummary run_simgrid(const scenario::Scenario& scenario, runner::RunObserver& observer,
+                               const SimgridOptions& options = {});
 
 // run_simgrid with other processes than the protocol core's roles: tests and tools use it to
 // drive the backend with scripted processes. Same once-per-OS-process rule.
 runner::RunSummary run_simgrid_with(const scenario::Scenario& scenario,
                                     runner::RunObserver& observer,
-                                    const runner::ProcessFactories& processes);
+                                    const runner::ProcessFactories& processes,
+                                    const SimgridOptions& options = {});
 
 // Endpoint of the rendezvous in every SimGrid run.
 inline constexpr const char* kRendezvousEndpoint = "rendezvous:0";

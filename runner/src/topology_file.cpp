@@ -1,0 +1,81 @@
+// DIR/topology.json: the true network for pictures (topology_file.hpp). Ground truth, like
+// result.json's true groups: the report draws it, the core never sees it.
+#include "tsunagi/runner/topology_file.hpp"
+
+#include "tsunagi/runner/output_files.hpp"
+#include "tsunagi/scenarios/dragonfly.hpp"
+
+namespace tsunagi::runner {
+namespace {
+
+using nlohmann::ordered_json;
+
+const char* policy_name(scenario::ClusterPolicy policy) {
+  switch (policy) {
+    case scenario::ClusterPolicy::Open:
+      return "open";
+    case scenario::ClusterPolicy::Firewall:
+      return "firewall";
+    case scenario::ClusterPolicy::InboundFirewall:
+      return "inbound_firewall";
+    case scenario::ClusterPolicy::Nat:
+      return "nat";
+  }
+  return "?";
+}
+
+int parent_index(const scenario::Network& network, const std::string& parent) {
+  for (std::size_t s = 0; s < network.switches.size(); ++s)
+    if (network.switches[s].name == parent) return static_cast<int>(s);
+  return -1;
+}
+
+ordered_json switches_json(const scenario::Network& network) {
+  const std::vector<int> cluster_of = scenario::cluster_of_switches(network);
+  ordered_json switches = ordered_json::array();
+  for (std::size_t s = 0; s < network.switches.size(); ++s) {
+    ordered_json entry = {{"name", network.switches[s].name},
+                          {"parent", parent_index(network, network.switches[s].parent)},
+                          {"cluster", cluster_of[s]}};
+    // A Dragonfly's routers have no parent: the report groups them by Dragonfly group.
+    if (network.dragonfly)
+      entry["group"] = scenario::router_coords(*network.dragonfly, static_cast<int>(s)).group;
+    switches.push_back(std::move(entry));
+  }
+  return switches;
+}
+
+ordered_json ranks_json(const scenario::Scenario& scenario) {
+  const std::vector<scenario::HostSlot> hosts = scenario::enumerate_hosts(scenario.network);
+  ordered_json ranks = ordered_json::array();
+  for (int host : scenario::rank_to_host(scenario)) {
+    const scenario::HostSlot& slot = hosts.at(static_cast<std::size_t>(host));
+    ranks.push_back({{"host", slot.host}, {"switch", slot.switch_index}});
+  }
+  return ranks;
+}
+
+}  // namespace
+
+ordered_json topology_json(const scenario::Scenario& scenario) {
+  const scenario::Network& network = scenario.network;
+  ordered_json topology;
+  topology["kind"] = network.dragonfly ? "dragonfly" : network.clusters.empty() ? "tree" : "wan";
+  topology["switches"] = switches_json(network);
+  ordered_json clusters = ordered_json::array();
+  for (const scenario::ClusterSpec& cluster : network.clusters)
+    clusters.push_back({{"name", cluster.name}, {"policy", policy_name(cluster.policy)}});
+  topology["clusters"] = std::move(clusters);
+  topology["ranks"] = ranks_json(scenario);
+  ordered_json relays = ordered_json::array();
+  for (const scenario::RelaySlot& relay : scenario::relay_slots(scenario))
+    relays.push_back({{"label", relay.host}, {"cluster", relay.cluster}});
+  topology["relays"] = std::move(relays);
+  return topology;
+}
+
+void write_topology_file(const std::filesystem::path& file, const scenario::Scenario& scenario) {
+  write_text_file(file, topology_json(scenario).dump(1) + "\n");
+}
+
+}  // namespace tsunagi::runner

@@ -1,0 +1,38 @@
+# open_in_browser PAGE OUT_PREFIX: loads PAGE in headless Chromium (Debian package chromium,
+# tools/install-deps.sh), writes the DOM after the page's script ran to OUT_PREFIX.dom.html and
+# Chromium's log to OUT_PREFIX.log, and fails if the page wrote anything to the console (an
+# uncaught exception is logged as a console message too) or tried to load anything.
+#
+# Why this way: `--dump-dom` prints the DOM once the page has loaded and its inline script has
+# run, and `--enable-logging=stderr --v=0` makes Chromium log every console message of the page
+# as an `INFO:CONSOLE` line, errors included; a page that fetched something would log the
+# failed request (`net::ERR_...`, `Failed to load resource`). No DevTools client is needed, so
+# the check depends on nothing but the browser. The report page logs nothing when all is well,
+# so any console line is a failure. browser_self_test proves that such lines are caught.
+open_in_browser() {
+  local page=$1 out=$2
+  command -v chromium >/dev/null || fail "chromium not installed (tools/install-deps.sh installs it)"
+  # --no-sandbox: tests run as root, where Chromium refuses its sandbox.
+  timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+    --user-data-dir="$out.profile" --enable-logging=stderr --v=0 \
+    --dump-dom "file://$page" >"$out.dom.html" 2>"$out.log" ||
+    fail "chromium failed on $page (log: $(tail -3 "$out.log"))"
+  if grep -E 'CONSOLE|net::ERR|Failed to load resource' "$out.log" >&2; then
+    fail "$page: console output or a failed load in the browser (lines above)"
+  fi
+  grep -q 'data-ready="yes"' "$out.dom.html" || fail "$page: its script did not run to the end"
+  echo "ok: $page opened in $(chromium --version 2>/dev/null | head -1), no console output"
+}
+
+# A page with an uncaught error must fail open_in_browser: the check can fail.
+browser_self_test() {
+  local dir=$1
+  printf '<!DOCTYPE html><html><body><script>document.body.dataset.ready = "yes";\nno_such_function();</script></body></html>\n' \
+    >"$dir/broken.html"
+  if (open_in_browser "$dir/broken.html" "$dir/broken") 2>/dev/null; then
+    fail "the browser check missed an uncaught exception"
+  fi
+  grep -q 'no_such_function is not defined' "$dir/broken.log" ||
+    fail "chromium did not log the page's exception: $(grep -c . "$dir/broken.log") log lines"
+  echo "ok: the browser check catches an uncaught exception"
+}

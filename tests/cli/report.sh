@@ -1,0 +1,109 @@
+# tsunagi run --report: the run report of SCENARIO opens in headless Chromium without console
+# output, and the rendered DOM holds the true topology (one mark per rank), the overlay, the
+# timeline (one row per process of the trace) and the other pictures; the DOT and SVG files
+# beside it exist and Graphviz rendered them. Usage: report.sh SCENARIO [run options...]
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/browser_check.sh"
+scenario=$1
+shift
+browser_self_test "$WORK"
+
+"$TSUNAGI" run "$SRC/scenarios/$scenario" --out "$WORK/run" --quiet --report "$@" >"$WORK/summary.txt"
+cat "$WORK/summary.txt"
+grep -q "$WORK/run/report.html" "$WORK/summary.txt" || fail "the summary does not list report.html"
+for file in report.html topology.json topology.svg overlay.svg timeline.svg \
+  connections.svg topology.dot overlay.dot topology-graphviz.svg overlay-graphviz.svg; do
+  [ -s "$WORK/run/$file" ] || fail "$file missing or empty"
+done
+# What was inferred: a picture when groups came from RTTs, else none (and the page says so).
+if [ "$(json_get "$WORK/run/result.json" inference.groups_source)" = '"rtt"' ]; then
+  [ -s "$WORK/run/inferred.svg" ] || fail "inferred.svg missing"
+else
+  [ ! -e "$WORK/run/inferred.svg" ] || fail "inferred.svg drawn for groups nobody inferred"
+fi
+# Self-contained: nothing the page would load from elsewhere.
+if grep -Eo '<(link|img|iframe|object|embed)[^>]*>|(src|href)="[^"#][^"]*"|@import|url\(' \
+  "$WORK/run/report.html"; then
+  fail "report.html refers to something outside itself (above)"
+fi
+
+open_in_browser "$WORK/run/report.html" "$WORK/page"
+
+# The same page again through `tsunagi report DIR`: byte-identical (deterministic).
+cp "$WORK/run/report.html" "$WORK/first.html"
+"$TSUNAGI" report "$WORK/run" >/dev/null
+cmp -s "$WORK/first.html" "$WORK/run/report.html" || fail "tsunagi report wrote another page"
+
+python3 - "$WORK/page.dom.html" "$WORK/run/result.json" "$WORK/run/trace.jsonl" <<'PY'
+import html.parser, json, sys
+dom_file, result_file, trace_file = sys.argv[1:]
+result = json.load(open(result_file))
+procs = {json.loads(line)["proc"] for line in open(trace_file) if line.strip()}
+
+class Counter(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.stack, self.counts, self.ids = [], {}, set()
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+        svg = next((s for s in reversed(self.stack) if s), None)
+        if tag == "svg":
+            svg = a.get("id")
+        if tag not in ("line", "rect", "circle", "path", "text", "title", "br", "meta"):
+            self.stack.append(svg if tag == "svg" else (self.stack[-1] if self.stack else None))
+        classes = a.get("class", "").split() + ["*"]
+        for c in classes:
+            key = (svg, tag, c)
+            self.counts[key] = self.counts.get(key, 0) + 1
+    def handle_endtag(self, tag):
+        if tag not in ("line", "rect", "circle", "path", "text", "title", "br", "meta") and self.stack:
+            self.stack.pop()
+
+page = Counter()
+page.feed(open(dom_file).read())
+n = result["processes"]
+def count(svg, tag, cls):
+    return page.counts.get((svg, tag, cls), 0)
+for needed in ("topology-svg", "inferred-svg" if result["inference"].get("groups_source") == "rtt"
+               else "topology-svg", "overlay-svg", "timeline-svg", "connections-svg", "dom-summary"):
+    assert needed in page.ids, f"no #{needed} in the rendered page"
+assert count("topology-svg", "g", "rank") == n, (count("topology-svg", "g", "rank"), n)
+assert count("overlay-svg", "g", "rank") == n, count("overlay-svg", "g", "rank")
+assert count("timeline-svg", "g", "process") == len(procs), (count("timeline-svg", "g", "process"), len(procs))
+assert count("timeline-svg", "rect", "phase") >= len(procs)
+edges = sum(v for (svg, tag, c), v in page.counts.items() if svg == "overlay-svg" and tag == "g" and c == "edge")
+assert edges >= 1, "no edge groups in the overlay"
+static = count("overlay-svg", "line", "*")
+assert static >= 1, "no lines in the overlay"
+print(f"ok: DOM has {n} ranks in the topology and overlay, {len(procs)} timeline rows, "
+      f"{static} overlay lines, "
+      f"{count('topology-svg', 'g', 'mismatch')} ranks marked wrong "
+      f"(groups: {result['inference'].get('groups_source')}, correct: {result['inference'].get('groups_correct')})")
+if result["inference"].get("groups_correct") is True:
+    assert count("topology-svg", "g", "mismatch") == 0, "ranks marked wrong in a correct run"
+PY
+
+# Mismatches are marked: move one rank of a correctly inferred group into the next group, and
+# every rank of both groups (and only those) must be drawn as wrong.
+python3 - "$WORK/run/result.json" "$WORK/moved.txt" <<'PY'
+import json, sys
+result = json.load(open(sys.argv[1]))
+inference = result["inference"]
+if inference.get("groups_correct") is not True or len(inference["groups"]) < 2:
+    open(sys.argv[2], "w").write("")
+    sys.exit(0)
+g = inference["groups"]
+g[1].append(g[0].pop())
+json.dump(result, open(sys.argv[1], "w"))
+open(sys.argv[2], "w").write(str(len(g[0]) + len(g[1])))
+PY
+expected=$(cat "$WORK/moved.txt")
+if [ -n "$expected" ]; then
+  "$TSUNAGI" report "$WORK/run" >/dev/null
+  marked=$(grep -o 'class="rank mismatch"' "$WORK/run/report.html" | wc -l)
+  [ "$marked" = "$expected" ] || fail "$marked ranks marked wrong after moving one rank, expected $expected"
+  echo "ok: moving one rank marks the $marked ranks of the two groups it changed"
+  open_in_browser "$WORK/run/report.html" "$WORK/moved"
+fi
