@@ -1,6 +1,9 @@
-"""Shared helpers of the validation drivers: find the tsunagi binary, run a scenario, load results,
-choose where the CSV and PNG go."""
+"""Shared helpers of the validation drivers: find the tsunagi binary, run a grid of settings with
+`tsunagi sweep` (or one scenario with `tsunagi run`), load results, choose where the CSV and PNG
+go."""
 import argparse
+import csv
+import glob
 import json
 import os
 import subprocess
@@ -29,6 +32,51 @@ def run(scenario, out_dir, sets=(), backend="simgrid"):
         return json.load(f)
 
 
+def sweep(scenario, out_dir, grid=(), sets=(), columns=(), jobs=1, failures_ok=False,
+          backend="simgrid"):
+    """Runs one `tsunagi sweep` (docs/cli.md) of `scenario` into out_dir and returns its points
+    in grid order, one dict each: the swept keys' values as given (strings), "ok" (bool), each
+    result.json key of `columns` parsed (None when empty), and "dir", the point's directory
+    (its result.json, trace.jsonl). `grid` holds (key, values) pairs, the first varying slowest;
+    `sets` are KEY=VALUE overrides for every point, given before the grid's. A sweep run again
+    into the same out_dir runs only the points it is missing. A failed point stops the driver
+    unless failures_ok (a run that ends in time-outs can be a result)."""
+    grid = [(key, list(values)) for key, values in grid]
+    cmd = [tsunagi_binary(), "sweep", os.path.join(ROOT, scenario), "--backend", backend,
+           "--out", out_dir, "-j", str(jobs), "--columns", ",".join(columns)]
+    for s in sets:
+        cmd += ["--set", s]
+    for key, values in grid:
+        cmd += ["--set", f"{key}={','.join(str(v) for v in values)}"]
+    print("+", " ".join(cmd), file=sys.stderr, flush=True)
+    status = subprocess.run(cmd, stdout=sys.stderr).returncode
+    if status not in ((0, 1) if failures_ok else (0,)):
+        sys.exit(f"tsunagi sweep exited with status {status}: see {out_dir}")
+    dirs = {}
+    for path in glob.glob(os.path.join(glob.escape(out_dir), "*", "sweep-point.json")):
+        with open(path) as f:
+            dirs[json.dumps(json.load(f)["point"], sort_keys=True)] = os.path.dirname(path)
+    keys = [key for key, values in grid if len(values) > 1]
+    with open(os.path.join(out_dir, "sweep.csv"), newline="") as f:
+        points = list(csv.DictReader(f))
+    for point in points:
+        point["ok"] = point["ok"] == "true"
+        for column in columns:
+            point[column] = _cell(point[column])
+        point["dir"] = dirs[json.dumps({k: point[k] for k in keys}, sort_keys=True)]
+    return points
+
+
+def _cell(text):
+    """A sweep.csv figure: JSON (numbers, booleans, arrays) as parsed, a bare string as is."""
+    if text == "":
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
 def add_output_options(parser):
     """--out DIR and --update: a driver writes its CSV and PNG into build/validation/<driver>/ by
     default, and over the copies committed in the source tree (which validation/README.md
@@ -37,6 +85,12 @@ def add_output_options(parser):
                         "(default: build/validation/<driver>/ in the source tree's build dir)")
     parser.add_argument("--update", action="store_true",
                         help="write the committed CSV and PNG in the source tree instead")
+
+
+def add_jobs_option(parser):
+    """-j N: points of the driver's sweep run at once (one core each; default 1)."""
+    parser.add_argument("-j", "--jobs", type=int, default=1,
+                        help="runs at once (tsunagi sweep -j; default 1)")
 
 
 def output_dir(args, committed, name, under="validation"):
@@ -63,6 +117,7 @@ def parse_with_overrides(doc, committed, name, argv=None):
     (output directory, overrides, args)."""
     parser = argparse.ArgumentParser(description=doc.strip().splitlines()[0])
     add_output_options(parser)
+    add_jobs_option(parser)
     parser.add_argument("overrides", nargs="*", metavar="KEY=VALUE",
                         help="scenario override for every run (tsunagi run --set)")
     args = parser.parse_args(argv)
