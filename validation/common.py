@@ -6,6 +6,7 @@ import csv
 import glob
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -48,7 +49,7 @@ def sweep(scenario, out_dir, grid=(), sets=(), columns=(), jobs=1, failures_ok=F
         cmd += ["--set", s]
     for key, values in grid:
         cmd += ["--set", f"{key}={','.join(str(v) for v in values)}"]
-    print("+", " ".join(cmd), file=sys.stderr, flush=True)
+    print("+", shlex.join(cmd), file=sys.stderr, flush=True)
     status = subprocess.run(cmd, stdout=sys.stderr).returncode
     if status not in ((0, 1) if failures_ok else (0,)):
         sys.exit(f"tsunagi sweep exited with status {status}: see {out_dir}")
