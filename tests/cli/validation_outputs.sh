@@ -49,5 +49,6 @@ TSUNAGI=$TSUNAGI /usr/bin/python3 validation/kaneda/fig4_rtt.py --out "$WORK/fig
 grep -q "1 done before, 0 to run" "$WORK/fig4-again.txt" ||
   fail "fig4_rtt.py ran its point again: $(grep 'tsunagi sweep:' "$WORK/fig4-again.txt")"
 cmp -s "$WORK/fig4/fig4_rtt.csv" "$WORK/fig4-first.csv" || fail "the resumed sweep gave another CSV"
-echo "ok: fig4_rtt.py --out wrote $(ls "$WORK/fig4" | tr '\n' ' ')into --out; committed copies unchanged"
+echo "ok: fig4_rtt.py --out wrote $(ls "$WORK/fig4" | tr '\n' ' ')into --out; committed copies unchanged;"
+echo "    run again, its sweep ran nothing: $(grep -o '1 done before, 0 to run' "$WORK/fig4-again.txt")"
 echo "    $(grep "largest step" "$WORK/fig4.txt")"

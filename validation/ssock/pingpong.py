@@ -30,7 +30,7 @@ def plan_sets(plan):
 
 
 def main():
-    args = parse_args(__doc__, "64,1024,16384,262144,1048576")
+    args = parse_args(__doc__, "64,1024,16384,262144,1048576", sweeps=True)
     plans = PLANS
     medians = {}
     for plan in plans:

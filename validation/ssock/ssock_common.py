@@ -57,12 +57,13 @@ def connect_failures(events):
     return out
 
 
-def parse_args(doc, sizes):
+def parse_args(doc, sizes, sweeps=False):
     """--out / --update (where CSV, PNG and the runs go: build/validation/ssock by default,
-    validation/ssock with --update, common.py) and --sizes."""
+    validation/ssock with --update, common.py), --sizes, and -j for drivers that sweep."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     add_output_options(parser)
-    add_jobs_option(parser)
+    if sweeps:
+        add_jobs_option(parser)
     parser.add_argument("--sizes", default=sizes)
     args = parser.parse_args()
     args.out = output_dir(args, os.path.join(ROOT, "validation", "ssock"), "ssock")
