@@ -3,7 +3,6 @@
 go."""
 import argparse
 import csv
-import glob
 import json
 import os
 import shlex
@@ -36,15 +35,16 @@ def run(scenario, out_dir, sets=(), backend="simgrid"):
 def sweep(scenario, out_dir, grid=(), sets=(), columns=(), jobs=1, failures_ok=False,
           backend="simgrid"):
     """Runs one `tsunagi sweep` (docs/cli.md) of `scenario` into out_dir and returns its points
-    in grid order, one dict each: the swept keys' values as given (strings), "ok" (bool), each
-    result.json key of `columns` parsed (None when empty), and "dir", the point's directory
-    (its result.json, trace.jsonl). `grid` holds (key, values) pairs, the first varying slowest;
-    `sets` are KEY=VALUE overrides for every point, given before the grid's. A sweep run again
-    into the same out_dir runs only the points it is missing. A failed point stops the driver
-    unless failures_ok (a run that ends in time-outs can be a result)."""
-    grid = [(key, list(values)) for key, values in grid]
+    in grid order, one dict each: the swept keys' values as given (strings), "ok" (bool) and
+    each result.json key of `columns` parsed (None when empty). `grid` holds (key, values)
+    pairs, the first varying slowest; `sets` are KEY=VALUE overrides for every point, given
+    before the grid's. A sweep run again into the same out_dir runs only the points it is
+    missing. A failed point stops the driver unless failures_ok (a run that ends in time-outs
+    can be a result)."""
     cmd = [tsunagi_binary(), "sweep", os.path.join(ROOT, scenario), "--backend", backend,
-           "--out", out_dir, "-j", str(jobs), "--columns", ",".join(columns)]
+           "--out", out_dir, "-j", str(jobs)]
+    if columns:
+        cmd += ["--columns", ",".join(columns)]
     for s in sets:
         cmd += ["--set", s]
     for key, values in grid:
@@ -53,18 +53,12 @@ def sweep(scenario, out_dir, grid=(), sets=(), columns=(), jobs=1, failures_ok=F
     status = subprocess.run(cmd, stdout=sys.stderr).returncode
     if status not in ((0, 1) if failures_ok else (0,)):
         sys.exit(f"tsunagi sweep exited with status {status}: see {out_dir}")
-    dirs = {}
-    for path in glob.glob(os.path.join(glob.escape(out_dir), "*", "sweep-point.json")):
-        with open(path) as f:
-            dirs[json.dumps(json.load(f)["point"], sort_keys=True)] = os.path.dirname(path)
-    keys = [key for key, values in grid if len(values) > 1]
     with open(os.path.join(out_dir, "sweep.csv"), newline="") as f:
         points = list(csv.DictReader(f))
     for point in points:
         point["ok"] = point["ok"] == "true"
         for column in columns:
             point[column] = _cell(point[column])
-        point["dir"] = dirs[json.dumps({k: point[k] for k in keys}, sort_keys=True)]
     return points
 
 
