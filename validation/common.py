@@ -3,9 +3,11 @@
 go."""
 import argparse
 import csv
+import hashlib
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -41,6 +43,7 @@ def sweep(scenario, out_dir, grid=(), sets=(), columns=(), jobs=1, failures_ok=F
     before the grid's. A sweep run again into the same out_dir runs only the points it is
     missing. A failed point stops the driver unless failures_ok (a run that ends in time-outs
     can be a result)."""
+    forget_other_builds(out_dir)
     cmd = [tsunagi_binary(), "sweep", os.path.join(ROOT, scenario), "--backend", backend,
            "--out", out_dir, "-j", str(jobs)]
     if columns:
@@ -60,6 +63,27 @@ def sweep(scenario, out_dir, grid=(), sets=(), columns=(), jobs=1, failures_ok=F
         for column in columns:
             point[column] = _cell(point[column])
     return points
+
+
+def forget_other_builds(out_dir):
+    """A sweep resumes by scenario, backend and overrides, not by program: points that another
+    build of tsunagi ran would be reused as they are. So the sweep's directory records the
+    program's hash, and is emptied when the program differs (a rebuilt tsunagi runs all again)."""
+    with open(tsunagi_binary(), "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    stamp = os.path.join(out_dir, "tsunagi.sha256")
+    if os.path.isdir(out_dir):
+        try:
+            with open(stamp) as f:
+                same = f.read().strip() == digest
+        except FileNotFoundError:
+            same = False
+        if not same:
+            print(f"{out_dir}: runs of another tsunagi build, run again", file=sys.stderr)
+            shutil.rmtree(out_dir)
+    os.makedirs(out_dir, exist_ok=True)
+    with open(stamp, "w") as f:
+        f.write(digest + "\n")
 
 
 def _cell(text):
