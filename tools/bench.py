@@ -39,6 +39,9 @@ def command(binary, processes, backend, scalable, out):
 
 
 def run_one(binary, processes, backend, scalable):
+    # One measured run at a time, not `tsunagi sweep`: the benchmark's figures are each run's
+    # peak memory (max RSS of the process, which a sweep does not record) and wall time, and a
+    # sweep's parallel points would share the cores they measure.
     out = os.path.join(ROOT, "out", "bench", f"{backend}-{processes}{'-scalable' if scalable else ''}")
     cmd = command(binary, processes, backend, scalable, out)
     status, wall, peak_rss_mb = measured_run(cmd)

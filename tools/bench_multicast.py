@@ -35,6 +35,8 @@ PAIRS = [("binomial", "binomial_tree"), ("scatter_ring", "scatter_LR_allgather")
 
 
 def run_tsunagi(binary, algorithm, repeats):
+    # Measured one at a time, not through `tsunagi sweep`, as in tools/bench.py: peak memory and
+    # wall time of each run are the figures, beside SMPI runs that are no tsunagi runs.
     out = os.path.join(ROOT, "out", "bench", f"multicast-{algorithm}")
     cmd = [binary, "run", SCENARIO, "--out", out, "--quiet",
            "--set", f"workload.multicast.repeats={repeats}",

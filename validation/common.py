@@ -1,8 +1,13 @@
-"""Shared helpers of the validation drivers: find the tsunagi binary, run a scenario, load results,
-choose where the CSV and PNG go."""
+"""Shared helpers of the validation drivers: find the tsunagi binary, run a grid of settings with
+`tsunagi sweep` (or one scenario with `tsunagi run`), load results, choose where the CSV and PNG
+go."""
 import argparse
+import csv
+import hashlib
 import json
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 
@@ -29,6 +34,68 @@ def run(scenario, out_dir, sets=(), backend="simgrid"):
         return json.load(f)
 
 
+def sweep(scenario, out_dir, grid=(), sets=(), columns=(), jobs=1, failures_ok=False,
+          backend="simgrid"):
+    """Runs one `tsunagi sweep` (docs/cli.md) of `scenario` into out_dir and returns its points
+    in grid order, one dict each: the swept keys' values as given (strings), "ok" (bool) and
+    each result.json key of `columns` parsed (None when empty). `grid` holds (key, values)
+    pairs, the first varying slowest; `sets` are KEY=VALUE overrides for every point, given
+    before the grid's. A sweep run again into the same out_dir runs only the points it is
+    missing. A failed point stops the driver unless failures_ok (a run that ends in time-outs
+    can be a result)."""
+    forget_other_builds(out_dir)
+    cmd = [tsunagi_binary(), "sweep", os.path.join(ROOT, scenario), "--backend", backend,
+           "--out", out_dir, "-j", str(jobs)]
+    if columns:
+        cmd += ["--columns", ",".join(columns)]
+    for s in sets:
+        cmd += ["--set", s]
+    for key, values in grid:
+        cmd += ["--set", f"{key}={','.join(str(v) for v in values)}"]
+    print("+", shlex.join(cmd), file=sys.stderr, flush=True)
+    status = subprocess.run(cmd, stdout=sys.stderr).returncode
+    if status not in ((0, 1) if failures_ok else (0,)):
+        sys.exit(f"tsunagi sweep exited with status {status}: see {out_dir}")
+    with open(os.path.join(out_dir, "sweep.csv"), newline="") as f:
+        points = list(csv.DictReader(f))
+    for point in points:
+        point["ok"] = point["ok"] == "true"
+        for column in columns:
+            point[column] = _cell(point[column])
+    return points
+
+
+def forget_other_builds(out_dir):
+    """A sweep resumes by scenario, backend and overrides, not by program: points that another
+    build of tsunagi ran would be reused as they are. So the sweep's directory records the
+    program's hash, and is emptied when the program differs (a rebuilt tsunagi runs all again)."""
+    with open(tsunagi_binary(), "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    stamp = os.path.join(out_dir, "tsunagi.sha256")
+    if os.path.isdir(out_dir):
+        try:
+            with open(stamp) as f:
+                same = f.read().strip() == digest
+        except FileNotFoundError:
+            same = False
+        if not same:
+            print(f"{out_dir}: runs of another tsunagi build, run again", file=sys.stderr)
+            shutil.rmtree(out_dir)
+    os.makedirs(out_dir, exist_ok=True)
+    with open(stamp, "w") as f:
+        f.write(digest + "\n")
+
+
+def _cell(text):
+    """A sweep.csv figure: JSON (numbers, booleans, arrays) as parsed, a bare string as is."""
+    if text == "":
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
 def add_output_options(parser):
     """--out DIR and --update: a driver writes its CSV and PNG into build/validation/<driver>/ by
     default, and over the copies committed in the source tree (which validation/README.md
@@ -37,6 +104,12 @@ def add_output_options(parser):
                         "(default: build/validation/<driver>/ in the source tree's build dir)")
     parser.add_argument("--update", action="store_true",
                         help="write the committed CSV and PNG in the source tree instead")
+
+
+def add_jobs_option(parser):
+    """-j N: points of the driver's sweep run at once (one core each; default 1)."""
+    parser.add_argument("-j", "--jobs", type=int, default=1,
+                        help="runs at once (tsunagi sweep -j; default 1)")
 
 
 def output_dir(args, committed, name, under="validation"):
@@ -63,6 +136,7 @@ def parse_with_overrides(doc, committed, name, argv=None):
     (output directory, overrides, args)."""
     parser = argparse.ArgumentParser(description=doc.strip().splitlines()[0])
     add_output_options(parser)
+    add_jobs_option(parser)
     parser.add_argument("overrides", nargs="*", metavar="KEY=VALUE",
                         help="scenario override for every run (tsunagi run --set)")
     args = parser.parse_args(argv)

@@ -14,9 +14,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def main():
     dest, overrides, args = common.parse_with_overrides(__doc__, HERE, "fig4")
-    out = common.runs_dir(args, dest, "fig4")
-    result = common.run("scenarios/papers/kaneda-112.toml", out, overrides)
-    row = result["reports"]["rtt_row"]["sorted_peer_rtt_ns"]
+    # One point, run through `tsunagi sweep` like the other drivers: run again, it is not redone.
+    [point] = common.sweep("scenarios/papers/kaneda-112.toml", common.runs_dir(args, dest, "fig4"),
+                           sets=overrides, jobs=args.jobs,
+                           columns=["reports.rtt_row.sorted_peer_rtt_ns",
+                                    "inference.groups_correct"])
+    row = point["reports.rtt_row.sorted_peer_rtt_ns"]
     rtts_us = [ns / 1000.0 for _, ns in row]
     common.write_csv(os.path.join(dest, "fig4_rtt.csv"), ["order", "peer", "rtt_us"],
                      [(i + 1, peer, f"{ns / 1000.0:.3f}") for i, (peer, ns) in enumerate(row)])
@@ -24,7 +27,7 @@ def main():
     jump_at = max(range(len(diffs)), key=lambda i: diffs[i]) + 1
     print(f"rank 0: {len(rtts_us)} peers, largest step after peer #{jump_at} "
           f"({rtts_us[jump_at - 1]:.1f} -> {rtts_us[jump_at]:.1f} us); "
-          f"groups correct: {result['inference']['groups_correct']}")
+          f"groups correct: {point['inference.groups_correct']}")
     plt = common.pyplot()
     if plt is None:
         return

@@ -13,30 +13,35 @@ import common  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = "scenarios/papers/kaneda-is-128.toml"
+# Each calibration is one value of the table protocol.costs (kaneda-is-128.toml has none), so
+# calibration x cache is one grid of two keys for `tsunagi sweep`.
 CALIBRATIONS = {
-    "none": [],
-    "relay 50us": ["protocol.costs.relay=50us"],
-    "relay 200us": ["protocol.costs.relay=200us"],
-    "relay 50us + select 0.2us/conn": ["protocol.costs.relay=50us",
-                                       "protocol.costs.select_per_connection=200ns"],
-    "relay 50us + select 0.2us/conn + connect 200us": [
-        "protocol.costs.relay=50us", "protocol.costs.select_per_connection=200ns",
-        "protocol.costs.connect=200us"],
+    "none": "{}",
+    "relay 50us": '{relay="50us"}',
+    "relay 200us": '{relay="200us"}',
+    "relay 50us + select 0.2us/conn": '{relay="50us",select_per_connection="200ns"}',
+    "relay 50us + select 0.2us/conn + connect 200us":
+        '{relay="50us",select_per_connection="200ns",connect="200us"}',
 }
+CACHES = (0, 4, 16)
 
 
 def main():
     dest, extra, args = common.parse_with_overrides(__doc__, HERE, "fig5-costs")
+    names = {table: name for name, table in CALIBRATIONS.items()}
+    points = common.sweep(SCENARIO, common.runs_dir(args, dest, "fig5-costs"),
+                          grid=[("protocol.costs", CALIBRATIONS.values()),
+                                ("protocol.shortcut_capacity", CACHES)],
+                          sets=extra, jobs=args.jobs,
+                          columns=["workload.makespan_s", "workload.verified", "messages.relayed",
+                                   "connections.max_per_node"])
     rows = []
-    for name, sets in CALIBRATIONS.items():
-        for cache in (0, 4, 16):
-            out = common.runs_dir(args, dest, "fig5-costs",
-                               name.replace(" ", "_").replace("/", "-") + f"-cache{cache}")
-            r = common.run(SCENARIO, out, sets + [f"protocol.shortcut_capacity={cache}"] + extra)
-            rows.append((name, cache, r["workload"]["makespan_s"], r["workload"]["verified"],
-                         r["messages"]["relayed"], r["connections"]["max_per_node"]))
-            print(f"{name:48s} cache {cache:2d}  IS {rows[-1][2]:.4f} s  verified {rows[-1][3]}  "
-                  f"relayed {rows[-1][4]}  max conn {rows[-1][5]}", flush=True)
+    for p in points:
+        rows.append((names[p["protocol.costs"]], int(p["protocol.shortcut_capacity"]),
+                     p["workload.makespan_s"], p["workload.verified"], p["messages.relayed"],
+                     p["connections.max_per_node"]))
+        print(f"{rows[-1][0]:48s} cache {rows[-1][1]:2d}  IS {rows[-1][2]:.4f} s  "
+              f"verified {rows[-1][3]}  relayed {rows[-1][4]}  max conn {rows[-1][5]}")
     common.write_csv(os.path.join(dest, "fig5_costs.csv"),
                      ["calibration", "cache", "makespan_s", "verified", "messages_relayed",
                       "max_connections"], rows)

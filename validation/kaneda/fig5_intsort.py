@@ -15,11 +15,29 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = "scenarios/papers/kaneda-is-128.toml"
 
 
-def configurations():
-    for cache in (0, 1, 2, 4, 8, 16):
-        yield f"cache {cache}", ["protocol.plan=topology", f"protocol.shortcut_capacity={cache}"]
-    yield "all", ["protocol.plan=all", "protocol.shortcut_capacity=0"]
-    yield "random", ["protocol.plan=random", "protocol.random_k=64", "protocol.shortcut_capacity=0"]
+CACHES = (0, 1, 2, 4, 8, 16)
+COLUMNS = ["workload.makespan_s", "workload.verified", "connections.max_per_node",
+           "connections.mean_per_node", "connections.shortcuts_opened", "messages.relayed",
+           "connections.max_closing_per_node"]
+
+
+def sweeps(args, dest, extra):
+    """The 8 configurations as two `tsunagi sweep` grids, since together they are no grid: the
+    topology plan over the cache sizes, then "all" and "random" (random_k = 64) without a cache
+    (a plan x cache grid would add 10 runs, among them the slowest). Yields (label, point)."""
+    runs = common.runs_dir(args, dest, "fig5")
+    topology = common.sweep(SCENARIO, os.path.join(runs, "topology"),
+                            grid=[("protocol.shortcut_capacity", CACHES)],
+                            sets=["protocol.plan=topology"] + extra, jobs=args.jobs,
+                            columns=COLUMNS)
+    for p in topology:
+        yield f"cache {p['protocol.shortcut_capacity']}", p
+    others = common.sweep(SCENARIO, os.path.join(runs, "all-random"),
+                          grid=[("protocol.plan", ["all", "random"])],
+                          sets=["protocol.random_k=64", "protocol.shortcut_capacity=0"] + extra,
+                          jobs=args.jobs, columns=COLUMNS)
+    for p in others:
+        yield p["protocol.plan"], p
 
 
 def load_rows(path):
@@ -42,13 +60,8 @@ def main():
     if plot_only:  # redraw from the CSV in the output directory
         return plot(load_rows(os.path.join(dest, "fig5_intsort.csv")), dest)
     rows = []
-    for label, sets in configurations():
-        out = common.runs_dir(args, dest, "fig5", label.replace(" ", "-"))
-        r = common.run(SCENARIO, out, sets + extra)
-        rows.append((label, r["workload"]["makespan_s"], r["workload"]["verified"],
-                     r["connections"]["max_per_node"], r["connections"]["mean_per_node"],
-                     r["connections"]["shortcuts_opened"], r["messages"]["relayed"],
-                     r["connections"]["max_closing_per_node"]))
+    for label, p in sweeps(args, dest, extra):
+        rows.append((label, *(p[c] for c in COLUMNS)))
         print(f"{label:10s} makespan {rows[-1][1]:.4f} s  verified {rows[-1][2]}  "
               f"max conn {rows[-1][3]}  closing {rows[-1][7]}  shortcuts {rows[-1][5]}  "
               f"relayed {rows[-1][6]}")

@@ -39,6 +39,8 @@ SMPI_ALGORITHMS = ["binomial_tree", "scatter_rdb_allgather", "scatter_LR_allgath
 
 
 def tsunagi_rows(platform, repeats):
+    # One run, no `tsunagi sweep`: the grid (algorithm x size x r x repeat) is the scenario's
+    # multicast workload, done inside that run; the SMPI baseline is no tsunagi run at all.
     out = os.path.join(common.ROOT, "out", "validation", "multicast", f"tsunagi-{platform}")
     sets = [f"workload.multicast.repeats={repeats}"] if repeats else []
     result = common.run(SCENARIOS[platform], out, sets)

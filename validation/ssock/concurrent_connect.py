@@ -28,6 +28,9 @@ def sets_for(n, timing, plan):
 
 
 def main():
+    # Its own loop, not `tsunagi sweep` (validation/README.md): every dimension changes several
+    # keys together (N sets the hosts of all 8 clusters, a SYN timing rto and retries, the direct
+    # plan routing and 8 relay counts), and a sweep's grid is a product of single keys.
     args = parse_args(__doc__, "8,16,24,32,40,48,56,64")
     plans = PLANS
     rows = []

@@ -10,16 +10,18 @@ sockets; across clusters through 2 daemons no measurable loss against sockets.""
 import os
 import statistics
 
-from ssock_common import CLUSTERS_8, PLANS, parse_args, pyplot, run_any, write_csv
+from ssock_common import CLUSTERS_8, PLANS, parse_args, pyplot, sweep, write_csv
 
 SCENARIO = "validation/ssock/concurrent8.toml"
-PAIRS = {"within chiba": (0, 1), "chiba -> hiro": (0, 2)}
+PING = 0  # rank 0, in chiba
+PAIRS = {"within chiba": 1, "chiba -> hiro": 2}  # the pong rank of each pair
 
 
-def sets_for(plan, ping, pong, size):
-    sets = ["workload.kind=pingpong", f"workload.pingpong.ping={ping}",
-            f"workload.pingpong.pong={pong}", f"workload.pingpong.message_bytes={size}",
-            "workload.pingpong.rounds=10", "protocol.plan=" + ("relay" if plan == "relay" else "all")]
+def plan_sets(plan):
+    """A plan is several keys at once (the plan, and relays = 0 in every cluster for direct), so
+    each plan is its own `tsunagi sweep` over pong x message size."""
+    sets = ["workload.kind=pingpong", "workload.pingpong.rounds=10",
+            "protocol.plan=" + ("relay" if plan == "relay" else "all")]
     for c in CLUSTERS_8:
         sets.append(f"network.cluster.{c}.hosts=2")
         if plan == "direct":
@@ -28,17 +30,25 @@ def sets_for(plan, ping, pong, size):
 
 
 def main():
-    args = parse_args(__doc__, "64,1024,16384,262144,1048576")
+    args = parse_args(__doc__, "64,1024,16384,262144,1048576", sweeps=True)
     plans = PLANS
+    medians = {}
+    for plan in plans:
+        points = sweep(SCENARIO, os.path.join(args.out, "runs", f"pingpong-{plan}"),
+                       grid=[("workload.pingpong.pong", PAIRS.values()),
+                             ("workload.pingpong.message_bytes", args.sizes)],
+                       sets=plan_sets(plan) + [f"workload.pingpong.ping={PING}"],
+                       columns=["workload.details.round_trip_ns"], jobs=args.jobs,
+                       failures_ok=True)
+        for p in points:
+            rtts = p["workload.details.round_trip_ns"]
+            key = plan, int(p["workload.pingpong.pong"]), int(p["workload.pingpong.message_bytes"])
+            medians[key] = statistics.median(rtts) / 1e3 if rtts else ""
     rows = []
-    for pair, (ping, pong) in PAIRS.items():
+    for pair, pong in PAIRS.items():
         for plan in plans:
             for size in args.sizes:
-                tag = f"pingpong-{plan}-{ping}-{pong}-{size}"
-                result, _ = run_any(SCENARIO, os.path.join(args.out, "runs", tag),
-                                    sets_for(plan, ping, pong, size))
-                rtts = (((result or {}).get("workload") or {}).get("details") or {}).get("round_trip_ns")
-                median = statistics.median(rtts) / 1e3 if rtts else ""
+                median = medians.get((plan, pong, size), "")
                 rows.append([pair, plan, size, median])
                 print(f"{pair:14} {plan:7} {size:8} B: median round trip "
                       f"{'-' if median == '' else f'{median:.1f} us'}")

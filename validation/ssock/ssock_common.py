@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from common import (ROOT, add_output_options, output_dir, pyplot, tsunagi_binary,  # noqa: E402,F401
-                    write_csv)
+from common import (ROOT, add_jobs_option, add_output_options, output_dir, pyplot,  # noqa: E402,F401
+                    sweep, tsunagi_binary, write_csv)
 
 CLUSTERS_8 = ["chiba", "hiro", "hongo", "keio", "kototoi", "kyushu", "mirai", "okubo"]
 CLUSTERS_11 = ["chiba", "hiro", "hongo", "imade", "keio", "kototoi", "kyoto", "kyushu", "logos",
@@ -57,11 +57,13 @@ def connect_failures(events):
     return out
 
 
-def parse_args(doc, sizes):
+def parse_args(doc, sizes, sweeps=False):
     """--out / --update (where CSV, PNG and the runs go: build/validation/ssock by default,
-    validation/ssock with --update, common.py) and --sizes."""
+    validation/ssock with --update, common.py), --sizes, and -j for drivers that sweep."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     add_output_options(parser)
+    if sweeps:
+        add_jobs_option(parser)
     parser.add_argument("--sizes", default=sizes)
     args = parser.parse_args()
     args.out = output_dir(args, os.path.join(ROOT, "validation", "ssock"), "ssock")
