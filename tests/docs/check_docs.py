@@ -126,6 +126,7 @@ def extract(path):
 def tokens_of(text):
     # The command ends at a shell separator; `# comment` is dropped.
     text = re.split(r"\s*(?:;|&&|\|\||\s\|\s)\s*", text)[0]
+    text = re.split(r"\s(?:[12]?>>?|<)\s*\S", text)[0]  # `> job.sh`: a redirection, not an argument
     try:
         return shlex.split(text, comments=True)
     except ValueError:
@@ -152,7 +153,11 @@ def is_synopsis(tokens):
         return not positional
     if tokens[0] == "compare":
         return len(positional) < 2
-    return False
+    if tokens[0] == "report":
+        return not positional
+    # `tsunagi collect DIR` needs the files a realnet batch job leaves (realnet:collect and
+    # realnet:slurm_local run it for real): here only its command and options are checked.
+    return tokens[0] == "collect"
 
 
 # ------------------------------------------------------------------ keys
@@ -305,6 +310,13 @@ class Runner:
             for d in dirs:
                 options.remove(d)
             argv += ["compare"] + rest + options
+        elif command == "report":
+            # The run the page made, if it got to write its results in the time limit; else a
+            # teaching run.
+            dirs = [t for t in tokens[1:] if not t.startswith("-")][:1]
+            mine = self.outs.get(dirs[0]) if dirs else None
+            done = mine and os.path.exists(os.path.join(mine, "result.json"))
+            argv += ["report", mine if done else self.teaching_pair()[0]]
         else:
             i = 0
             while i < len(tokens):
@@ -320,7 +332,7 @@ class Runner:
                 argv.append("--dry-run")
         code, out, err, took = self.run(argv, self.args.limit)
         if code is None:
-            if re.search(r"tsunagi[^\n]*(error|unknown|must be)", err):
+            if re.search(r"(?m)^tsunagi[^\n]*(error|unknown|must be)", err):
                 return f"stopped after {took:.0f} s with errors: {err.strip()[-300:]}", ""
             return None, f"parsed, still running after {self.args.limit:.0f} s: stopped"
         if code != 0:
