@@ -7,6 +7,7 @@
 #include "readers.hpp"
 #include "schema.hpp"
 #include "tsunagi/scenarios/dragonfly.hpp"
+#include "tsunagi/scenarios/serial.hpp"
 
 namespace tsunagi::scenario {
 namespace {
@@ -201,11 +202,16 @@ Network read_network(const Section& root) {
   if (!network) {
     root.fail_here(
         "there is no [network] — add [[network.switch]] tables, a [network.tree] or a "
-        "[network.dragonfly] (docs/scenario-format.md)");
+        "[network.dragonfly] or a [network.serial] (docs/scenario-format.md)");
   }
   Network out;
   out.loopback_bandwidth = network->bandwidth("loopback_bandwidth", out.loopback_bandwidth);
   out.loopback_latency = network->duration("loopback_latency", out.loopback_latency);
+  if (auto serial = network->sub("serial")) {
+    out.serial = read_serial(*network, *serial);
+    out.switches = serial_switches(*out.serial);
+    return out;
+  }
   if (auto dragonfly = network->sub("dragonfly")) {
     out.dragonfly = read_dragonfly(*network, *dragonfly);
     out.switches = dragonfly_switches(*out.dragonfly);

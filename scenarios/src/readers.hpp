@@ -34,6 +34,10 @@ void check_wan_only_keys(const Section& network);
 // replaces (switches, trees, clusters) in `network`.
 DragonflySpec read_dragonfly(const Section& network, const Section& dragonfly);
 
+// [network.serial] (load_serial.cpp, issue 14): layout, links and their figures, or a shared
+// segment; refuses the tables it replaces in `network`.
+SerialSpec read_serial(const Section& network, const Section& serial);
+
 // [[faults]]: checked against the process labels of the scenario (needs the process count).
 std::vector<FaultSpec> read_faults(const Section& root, const Scenario& scenario);
 
@@ -45,6 +49,9 @@ void check_workload(const Section& root, const ProtocolConfig& protocol, int pro
 // [workload.multicast] (load_multicast.cpp), and whether its series fits the run's ranks.
 MulticastConfig read_multicast(const Section& s, MulticastConfig c);
 void check_multicast(const Section& root, const ProtocolConfig& protocol, int processes);
+// [workload.lmmc] (load_lmmc.cpp, issue 14), and whether its ranks exist.
+LmmcConfig read_lmmc(const Section& s, LmmcConfig c);
+void check_lmmc(const Section& root, const ProtocolConfig& protocol, int processes);
 // plan = relay needs clusters with relays (protocol.relays counted from them).
 void check_relay_plan(const Section& root, const ProtocolConfig& protocol, bool sites);
 
