@@ -67,6 +67,8 @@ def belady(args):
 
 
 def pick(row, suffix):
+    if suffix in row:
+        return row[suffix]
     for key, value in row.items():
         if key.endswith(suffix):
             return value

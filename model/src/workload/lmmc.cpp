@@ -12,7 +12,7 @@ constexpr std::uint64_t kStartTimer = 1;
 // The ping waits this long before its first message, so that both sides have run their
 // initialisation routine (ports paged into the free frames) and their processes are polling
 // their ports (the reading pages' first touch paid) before anything is timed.
-constexpr TimeNs kSettle = 5 * kNsPerMs;
+constexpr TimeNs kSettle = 20 * kNsPerMs;
 
 class LmmcProgram final : public LmmcNode {
  public:

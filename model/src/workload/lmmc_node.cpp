@@ -151,28 +151,37 @@ void LmmcNode::on_link_message(WorkloadContext& ctx, Rank src, const Bytes& body
     ++counts_.paging_requests_applied;
     return after_cpu(ctx, delivery.cost, nullptr);
   }
+  // The process reads exactly this write's bytes once it is in link memory: a later write to
+  // the same port is read (and credited) only after its own receive cost.
   const int proc = static_cast<int>(write->port) - 1;
-  after_cpu(ctx, delivery.cost, [this, src, proc](WorkloadContext& c) { read_port(c, src, proc); });
+  const auto length = static_cast<std::uint32_t>(write->data.size());
+  after_cpu(ctx, delivery.cost,
+            [this, src, proc, length](WorkloadContext& c) { read_port(c, src, proc, length); });
 }
 
-void LmmcNode::read_port(WorkloadContext& ctx, Rank src, int proc) {
+void LmmcNode::read_port(WorkloadContext& ctx, Rank src, int proc, std::uint32_t length) {
   Peer& p = peer(src);
-  lmmc::ReadResult result = p.in->read(proc, 0, link_.page_size);
+  lmmc::ReadResult result = p.in->read(proc, 0, length);
   if (result.refused) return fail(ctx, "read refused: " + lmmc::to_string(*result.refused));
   std::uint64_t& offset = p.read[proc];
   for (std::uint8_t byte : result.data)
     if (byte != lmmc_stream_byte(src, proc, offset++)) ++counts_.mismatched_bytes;
   counts_.bytes_read += result.data.size();
-  for (const lmmc::Bytes& m : result.messages) ctx.send(src, kTag, m);
-  if (result.cost > 0) after_cpu(ctx, result.cost, nullptr);  // the page's first touch
-  std::uint64_t& assembled = msg_read_[{src, proc}];
-  assembled += result.data.size();
-  const std::uint64_t size = std::max<std::uint64_t>(message_size(), 1);
-  while (assembled >= size) {
-    assembled -= size;
-    ++counts_.messages_read;
-    on_message_read(ctx, src, proc);
-  }
+  // The read is over (and credited) once the page's first touch, if any, is paid.
+  auto over = [this, src, proc, bytes = result.data.size(),
+               credits = std::move(result.messages)](WorkloadContext& c) {
+    for (const lmmc::Bytes& m : credits) c.send(src, kTag, m);
+    std::uint64_t& assembled = msg_read_[{src, proc}];
+    assembled += bytes;
+    const std::uint64_t size = std::max<std::uint64_t>(message_size(), 1);
+    while (assembled >= size) {
+      assembled -= size;
+      ++counts_.messages_read;
+      on_message_read(c, src, proc);
+    }
+  };
+  if (result.cost > 0) return after_cpu(ctx, result.cost, std::move(over));
+  over(ctx);
 }
 
 void LmmcNode::touch_read_page(WorkloadContext& ctx, Rank src, int proc) {

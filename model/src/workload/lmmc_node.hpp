@@ -74,7 +74,7 @@ class LmmcNode : public Workload {
   void on_credit(WorkloadContext& ctx, Rank src, const Bytes& body);
   void on_link_message(WorkloadContext& ctx, Rank src, const Bytes& body,
                        const lmmc::Message& message);
-  void read_port(WorkloadContext& ctx, Rank src, int proc);
+  void read_port(WorkloadContext& ctx, Rank src, int proc, std::uint32_t length);
   void after_cpu(WorkloadContext& ctx, TimeNs cost, std::function<void(WorkloadContext&)> then);
   void reject(WorkloadContext& ctx, Rank src, const std::string& why);
 
