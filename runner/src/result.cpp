@@ -202,8 +202,8 @@ static ordered_json other_reports(const Recorder& recorder) {
   ordered_json out = ordered_json::object();
   for (const ReportEntry& report : recorder.reports()) {
     if (report.key == "node" || report.key == "inference" || report.key == "workload" ||
-        report.key == "connectivity" || report.key == "multicast" || report.key == "multicast_rank" ||
-        report.key == "lmmc" || report.key == "lmmc_rank")
+        report.key == "connectivity" || report.key == "multicast" ||
+        report.key == "multicast_rank" || report.key == "lmmc" || report.key == "lmmc_rank")
       continue;  // read into their sections (connectivity: one per rank, into "relay")
     out[report.key] = report.value;
   }

@@ -7,8 +7,8 @@
 
 #include "netns_builder.hpp"
 #include "netns_dragonfly.hpp"
-#include "netns_serial.hpp"
 #include "netns_policy.hpp"
+#include "netns_serial.hpp"
 
 namespace tsunagi::realnet {
 namespace {

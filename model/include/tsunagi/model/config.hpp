@@ -125,11 +125,11 @@ struct LmmcConfig {
   int rounds = 4;                                        // pingpong: round trips per size
   std::uint64_t message_bytes = 256;                     // other patterns (at most a page)
   int iterations = 16;                                   // other patterns: rounds of the loop
-  int procs = 4;                    // processes per node, each on its own port to each peer
-  int frames = 4;                   // link page frames per link end (each direction)
-  std::uint32_t page_size = 4096;   // bytes; a port holds at most a page unread
-  std::string policy = "lru";       // fifo, lru, clock, comm
-  int lookahead = 0;                // sends posted ahead of the write that COMM sees
+  int procs = 4;                         // processes per node, each on its own port to each peer
+  int frames = 4;                        // link page frames per link end (each direction)
+  std::uint32_t page_size = 4096;        // bytes; a port holds at most a page unread
+  std::string policy = "lru";            // fifo, lru, clock, comm
+  int lookahead = 0;                     // sends posted ahead of the write that COMM sees
   TimeNs send_routine = 17 * kNsPerUs;   // paper 003 §4.4, 1 byte
   TimeNs receive_write = 20 * kNsPerUs;  // §4.4, FIFO -> link memory, 1 byte
   TimeNs first_touch = 180 * kNsPerUs;   // §4.4, first message (MMU/TLB set-up)
