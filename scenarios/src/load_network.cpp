@@ -197,6 +197,25 @@ std::vector<SwitchSpec> read_tree(const Section& tree) {
   return generate_tree(spec);
 }
 
+// The ways of describing a network, with what a file calls them; a shape that replaces the
+// switches (a Dragonfly, serial links) goes with none of the others.
+void refuse_other_shapes(const Section& network, std::string_view own, const std::string& why) {
+  constexpr std::pair<const char*, const char*> kShapes[] = {
+      {"switch", "[[network.switch]]"},
+      {"tree", "[network.tree]"},
+      {"random_tree", "[network.random_tree]"},
+      {"cluster", "[[network.cluster]]"},
+      {"wan", "[network.wan]"},
+      {"dragonfly", "[network.dragonfly]"},
+      {"serial", "[network.serial]"}};
+  const std::string own_title = "[network." + std::string(own) + "]";
+  for (const auto& [key, title] : kShapes) {
+    if (key == own || !network.has(key)) continue;
+    network.fail(key, own_title + " cannot go with " + title + " — " + why + "; remove " + title +
+                          " or " + own_title);
+  }
+}
+
 Network read_network(const Section& root) {
   auto network = root.sub("network");
   if (!network) {

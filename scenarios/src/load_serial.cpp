@@ -14,25 +14,6 @@ namespace {
 constexpr int kMaxSerialNodes = 4096;
 constexpr int kMaxPorts = 64;
 
-constexpr std::pair<const char*, const char*> kOtherShapes[] = {
-    {"switch", "[[network.switch]]"},
-    {"tree", "[network.tree]"},
-    {"random_tree", "[network.random_tree]"},
-    {"cluster", "[[network.cluster]]"},
-    {"wan", "[network.wan]"},
-    {"dragonfly", "[network.dragonfly]"},
-};
-
-void check_alone(const Section& network) {
-  for (const auto& [key, title] : kOtherShapes) {
-    if (network.has(key)) {
-      network.fail(key, std::string("[network.serial] cannot go with ") + title +
-                            " — serial links join the nodes without switches; remove " + title +
-                            " or [network.serial]");
-    }
-  }
-}
-
 SerialLayout read_layout(const Section& s) {
   const std::string name = s.string("layout", "ring");
   static const std::map<std::string, SerialLayout> kLayouts{{"ring", SerialLayout::Ring},
@@ -161,7 +142,7 @@ void check_links(const Section& s, const SerialSpec& spec) {
 }  // namespace
 
 SerialSpec read_serial(const Section& network, const Section& s) {
-  check_alone(network);
+  refuse_other_shapes(network, "serial", "serial links join the nodes without switches");
   SerialSpec spec;
   spec.layout = read_layout(s);
   spec.medium = read_medium(s);

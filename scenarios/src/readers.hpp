@@ -30,6 +30,9 @@ void read_wan(const Section& network, const toml::array& clusters, Network& out)
 // [network.wan] without clusters is an error.
 void check_wan_only_keys(const Section& network);
 
+// Refuses every other way of describing the network beside [network.<own>], saying `why`.
+void refuse_other_shapes(const Section& network, std::string_view own, const std::string& why);
+
 // [network.dragonfly] (load_dragonfly.cpp): the shape and link classes; refuses the tables it
 // replaces (switches, trees, clusters) in `network`.
 DragonflySpec read_dragonfly(const Section& network, const Section& dragonfly);
