@@ -38,3 +38,8 @@ assert lmmc["bytes_read"] == lmmc["bytes_written"] == 8 * 3 * 4 * 8 * 512, lmmc
 assert lmmc["page_faults_by_policy"] == {"comm": lmmc["page_faults"]}, lmmc
 print("ok: %d page faults in %d writes, all traced" % (lmmc["page_faults"], lmmc["writes"]))
 PY
+# Same seed, same decisions byte for byte (every remote paging included).
+"$TSUNAGI" run "$SRC/scenarios/teaching/lmmc-hypercube-8.toml" --out "$WORK/cube2" --quiet "$@" \
+  >/dev/null || fail "the second lmmc-hypercube-8 run did not end ok"
+cmp -s "$WORK/cube/trace.jsonl" "$WORK/cube2/trace.jsonl" || fail "two runs of one seed differ"
+echo "ok: two runs of one seed wrote the same trace"
