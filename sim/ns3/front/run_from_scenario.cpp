@@ -99,6 +99,8 @@ Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options) {
   }
   add_clusters(scenario, spec);
   add_mesh(scenario.network, spec);
+  spec.shared_segment =
+      scenario.network.serial && scenario.network.serial->medium == scenario::SerialMedium::Shared;
   for (const scenario::HostSlot& slot : scenario::enumerate_hosts(scenario.network))
     spec.hosts.push_back(Ns3Host{slot.host, slot.switch_index});
   spec.rank_host = scenario::rank_to_host(scenario);
