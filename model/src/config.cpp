@@ -29,6 +29,8 @@ const char* to_string(WorkloadKind kind) {
       return "connectivity";
     case WorkloadKind::Multicast:
       return "multicast";
+    case WorkloadKind::Lmmc:
+      return "lmmc";
   }
   return "?";
 }
@@ -120,7 +122,7 @@ bool parse_plan_kind(const std::string& text, PlanKind& out) {
 
 bool parse_workload_kind(const std::string& text, WorkloadKind& out) {
   for (WorkloadKind k : {WorkloadKind::None, WorkloadKind::PingPong, WorkloadKind::IntSort,
-                         WorkloadKind::Connectivity, WorkloadKind::Multicast}) {
+                         WorkloadKind::Connectivity, WorkloadKind::Multicast, WorkloadKind::Lmmc}) {
     if (text == to_string(k)) {
       out = k;
       return true;

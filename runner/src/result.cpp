@@ -108,6 +108,9 @@ std::vector<std::string> run_problems(const RunFacts& facts, const ordered_json&
   if (result.contains("multicast"))
     for (std::string& problem : detail::multicast_problems(result.at("multicast"), facts.processes))
       problems.push_back(std::move(problem));
+  if (result.contains("lmmc"))
+    for (std::string& problem : detail::lmmc_problems(result.at("lmmc"), facts.processes))
+      problems.push_back(std::move(problem));
   // Losses nobody explained: a message neither delivered nor reported undeliverable, and
   // connectivity pairs that got neither an answer nor a notice by the deadline. Only rank 0
   // speaks for the workload, so its verdict alone would miss every other rank's losses. A
@@ -204,7 +207,8 @@ static ordered_json other_reports(const Recorder& recorder) {
   ordered_json out = ordered_json::object();
   for (const ReportEntry& report : recorder.reports()) {
     if (report.key == "node" || report.key == "inference" || report.key == "workload" ||
-        report.key == "connectivity" || report.key == "multicast" || report.key == "multicast_rank")
+        report.key == "connectivity" || report.key == "multicast" ||
+        report.key == "multicast_rank" || report.key == "lmmc" || report.key == "lmmc_rank")
       continue;  // read into their sections (connectivity: one per rank, into "relay")
     out[report.key] = report.value;
   }
@@ -232,6 +236,7 @@ RunResult build_result(const RunFacts& facts, const Recorder& recorder) {
   json["relay"] = detail::relay_section(recorder, facts);
   if (auto multicast = detail::multicast_section(recorder); !multicast.is_null())
     json["multicast"] = std::move(multicast);
+  if (auto lmmc = detail::lmmc_section(recorder); !lmmc.is_null()) json["lmmc"] = std::move(lmmc);
   json["run"] = run_section(facts, recorder, reports);
   json["backend_counts"] = backend_counts_object(recorder.backend_counts());
   json["reports"] = other_reports(recorder);

@@ -46,6 +46,9 @@ nlohmann::ordered_json relay_section(const Recorder& recorder, const RunFacts& f
 // the problems they show (pieces at non-members, refusals, unfinished multicasts).
 nlohmann::ordered_json multicast_section(const Recorder& recorder);
 std::vector<std::string> multicast_problems(const nlohmann::ordered_json& section, int processes);
+// Paper 003: link-memory counts of every rank, page faults per policy (null without LMMC).
+nlohmann::ordered_json lmmc_section(const Recorder& recorder);
+std::vector<std::string> lmmc_problems(const nlohmann::ordered_json& section, int processes);
 // When the last node's static connections settled (time to full connectivity).
 nlohmann::ordered_json overlay_section(const ReportIndex& reports);
 

@@ -9,25 +9,6 @@ namespace {
 
 constexpr double kGbps = 1e9 / 8;  // bytes/s
 
-// Ways of describing the network that a Dragonfly replaces, with what the file calls them.
-constexpr std::pair<const char*, const char*> kOtherShapes[] = {
-    {"switch", "[[network.switch]]"},
-    {"tree", "[network.tree]"},
-    {"random_tree", "[network.random_tree]"},
-    {"cluster", "[[network.cluster]]"},
-    {"wan", "[network.wan]"},
-};
-
-void check_alone(const Section& network) {
-  for (const auto& [key, title] : kOtherShapes) {
-    if (network.has(key)) {
-      network.fail(key, std::string("[network.dragonfly] cannot go with ") + title +
-                            " — a Dragonfly's routers are its switches; remove " + title +
-                            " or [network.dragonfly]");
-    }
-  }
-}
-
 int read_size(const Section& df, std::string_view key, const char* example) {
   if (!df.has(key)) {
     df.fail_here("[" + df.path() + "] has no " + std::string(key) + " — add e.g. " +
@@ -83,7 +64,7 @@ void check_sizes(const Section& df, const DragonflySpec& spec) {
 }  // namespace
 
 DragonflySpec read_dragonfly(const Section& network, const Section& df) {
-  check_alone(network);
+  refuse_other_shapes(network, "dragonfly", "a Dragonfly's routers are its switches");
   DragonflySpec spec;
   spec.groups = read_size(df, "groups", "2");
   spec.chassis = read_size(df, "chassis", "2");

@@ -7,6 +7,7 @@
 #include "readers.hpp"
 #include "schema.hpp"
 #include "tsunagi/scenarios/dragonfly.hpp"
+#include "tsunagi/scenarios/serial.hpp"
 
 namespace tsunagi::scenario {
 namespace {
@@ -196,16 +197,40 @@ std::vector<SwitchSpec> read_tree(const Section& tree) {
   return generate_tree(spec);
 }
 
+// The ways of describing a network, with what a file calls them; a shape that replaces the
+// switches (a Dragonfly, serial links) goes with none of the others.
+void refuse_other_shapes(const Section& network, std::string_view own, const std::string& why) {
+  constexpr std::pair<const char*, const char*> kShapes[] = {
+      {"switch", "[[network.switch]]"},
+      {"tree", "[network.tree]"},
+      {"random_tree", "[network.random_tree]"},
+      {"cluster", "[[network.cluster]]"},
+      {"wan", "[network.wan]"},
+      {"dragonfly", "[network.dragonfly]"},
+      {"serial", "[network.serial]"}};
+  const std::string own_title = "[network." + std::string(own) + "]";
+  for (const auto& [key, title] : kShapes) {
+    if (key == own || !network.has(key)) continue;
+    network.fail(key, own_title + " cannot go with " + title + " — " + why + "; remove " + title +
+                          " or " + own_title);
+  }
+}
+
 Network read_network(const Section& root) {
   auto network = root.sub("network");
   if (!network) {
     root.fail_here(
         "there is no [network] — add [[network.switch]] tables, a [network.tree] or a "
-        "[network.dragonfly] (docs/scenario-format.md)");
+        "[network.dragonfly] or a [network.serial] (docs/scenario-format.md)");
   }
   Network out;
   out.loopback_bandwidth = network->bandwidth("loopback_bandwidth", out.loopback_bandwidth);
   out.loopback_latency = network->duration("loopback_latency", out.loopback_latency);
+  if (auto serial = network->sub("serial")) {
+    out.serial = read_serial(*network, *serial);
+    out.switches = serial_switches(*out.serial);
+    return out;
+  }
   if (auto dragonfly = network->sub("dragonfly")) {
     out.dragonfly = read_dragonfly(*network, *dragonfly);
     out.switches = dragonfly_switches(*out.dragonfly);

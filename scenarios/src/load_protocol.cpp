@@ -183,6 +183,7 @@ ProtocolConfig read_protocol(const Section& root) {
     if (auto multicast = workload->sub("multicast")) {
       out.workload.multicast = read_multicast(*multicast, out.workload.multicast);
     }
+    if (auto lmmc = workload->sub("lmmc")) out.workload.lmmc = read_lmmc(*lmmc, out.workload.lmmc);
   }
   return out;
 }
@@ -205,6 +206,7 @@ void check_relay_plan(const Section& root, const ProtocolConfig& protocol, bool 
 void check_workload(const Section& root, const ProtocolConfig& protocol, int processes) {
   if (protocol.workload.kind == WorkloadKind::Multicast)
     return check_multicast(root, protocol, processes);
+  if (protocol.workload.kind == WorkloadKind::Lmmc) return check_lmmc(root, protocol, processes);
   if (protocol.workload.kind != WorkloadKind::PingPong) return;
   const PingPongConfig& p = protocol.workload.pingpong;
   auto workload = root.sub("workload");

@@ -30,9 +30,16 @@ void read_wan(const Section& network, const toml::array& clusters, Network& out)
 // [network.wan] without clusters is an error.
 void check_wan_only_keys(const Section& network);
 
+// Refuses every other way of describing the network beside [network.<own>], saying `why`.
+void refuse_other_shapes(const Section& network, std::string_view own, const std::string& why);
+
 // [network.dragonfly] (load_dragonfly.cpp): the shape and link classes; refuses the tables it
 // replaces (switches, trees, clusters) in `network`.
 DragonflySpec read_dragonfly(const Section& network, const Section& dragonfly);
+
+// [network.serial] (load_serial.cpp, issue 14): layout, links and their figures, or a shared
+// segment; refuses the tables it replaces in `network`.
+SerialSpec read_serial(const Section& network, const Section& serial);
 
 // [[faults]]: checked against the process labels of the scenario (needs the process count).
 std::vector<FaultSpec> read_faults(const Section& root, const Scenario& scenario);
@@ -45,6 +52,9 @@ void check_workload(const Section& root, const ProtocolConfig& protocol, int pro
 // [workload.multicast] (load_multicast.cpp), and whether its series fits the run's ranks.
 MulticastConfig read_multicast(const Section& s, MulticastConfig c);
 void check_multicast(const Section& root, const ProtocolConfig& protocol, int processes);
+// [workload.lmmc] (load_lmmc.cpp, issue 14), and whether its ranks exist.
+LmmcConfig read_lmmc(const Section& s, LmmcConfig c);
+void check_lmmc(const Section& root, const ProtocolConfig& protocol, int processes);
 // plan = relay needs clusters with relays (protocol.relays counted from them).
 void check_relay_plan(const Section& root, const ProtocolConfig& protocol, bool sites);
 

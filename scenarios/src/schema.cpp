@@ -31,12 +31,31 @@ struct Schemas {
                          {"binomial_max_bytes"},
                          {"binomial_below_members"},
                          {"doubling_max_bytes"}}};
+  TableSchema lmmc{"[workload.lmmc]",
+                   {{"pattern"},
+                    {"sizes"},
+                    {"rounds"},
+                    {"message_bytes"},
+                    {"iterations"},
+                    {"procs"},
+                    {"frames"},
+                    {"page_size"},
+                    {"policy"},
+                    {"lookahead"},
+                    {"send_routine"},
+                    {"receive_write"},
+                    {"first_touch"},
+                    {"paging_trap"},
+                    {"ping"},
+                    {"pong"},
+                    {"seed_salt"}}};
   TableSchema workload{"[workload]",
                        {{"kind"},
                         {"pingpong", K::Table, &pingpong},
                         {"intsort", K::Table, &intsort},
                         {"connectivity", K::Table, &connectivity},
-                        {"multicast", K::Table, &multicast}}};
+                        {"multicast", K::Table, &multicast},
+                        {"lmmc", K::Table, &lmmc}}};
   TableSchema inference{"[protocol.inference]",
                         {{"rtt_samples"},
                          {"rtt_parallel"},
@@ -127,6 +146,22 @@ struct Schemas {
                          {"green", K::Table, &dragonfly_green},
                          {"black", K::Table, &dragonfly_black},
                          {"blue", K::Table, &dragonfly_blue}}};
+  // Serial links (issue 14): the layout and its figures; links is a list of node pairs.
+  TableSchema serial{"[network.serial]",
+                     {{"layout"},
+                      {"medium"},
+                      {"nodes"},
+                      {"rows"},
+                      {"cols"},
+                      {"links"},
+                      {"ports"},
+                      {"bandwidth"},
+                      {"latency"},
+                      {"fifo"},
+                      {"bus_bandwidth"},
+                      {"bus_latency"},
+                      {"segment_bandwidth"},
+                      {"segment_latency"}}};
   TableSchema network{"[network]",
                       {{"loopback_bandwidth"},
                        {"loopback_latency"},
@@ -135,7 +170,8 @@ struct Schemas {
                        {"random_tree", K::Table, &random_tree},
                        {"wan", K::Table, &wan},
                        {"cluster", K::TableArray, &cluster},
-                       {"dragonfly", K::Table, &dragonfly}}};
+                       {"dragonfly", K::Table, &dragonfly},
+                       {"serial", K::Table, &serial}}};
   TableSchema fault{"[[faults]]", {{"kill"}, {"at"}}};
   TableSchema root{"the top level",
                    {{"name"},

@@ -28,6 +28,7 @@ struct Context final : WorkloadContext {
     sent.push_back({dst, tag});
   }
   void compute(std::uint64_t, TimeNs) override {}
+  void cpu(std::uint64_t, TimeNs) override {}
   void report(const std::string&, nlohmann::json) override {}
   void finished() override {}
   void arm_timer(std::uint64_t, TimeNs) override {}

@@ -160,6 +160,7 @@ class Node final : public Process, private WorkloadContext {
   std::uint64_t seed() const override { return config_->seed; }
   void send(Rank dst, std::uint32_t tag, Bytes body, std::uint64_t filler) override;
   void compute(std::uint64_t task, TimeNs duration) override;
+  void cpu(std::uint64_t task, TimeNs duration) override;
   void report(const std::string& key, nlohmann::json value) override;
   void finished() override;
   void arm_timer(std::uint64_t timer, TimeNs at) override { emit(ArmTimerCmd{timer, at}); }
@@ -230,10 +231,11 @@ class Node final : public Process, private WorkloadContext {
   // node_cpu.cpp: the node's CPU when protocol.costs are set. Jobs run one after another, each
   // a compute of its cost, then its action; with every cost 0 nothing is queued.
   struct CpuJob {
-    enum class Kind { Pay, Send, Relay, Deliver };
+    enum class Kind { Pay, Send, Relay, Deliver, Workload };
     Kind kind = Kind::Pay;
     TimeNs cost = 0;
-    wire::Frame frame;  // Send, Relay, Deliver
+    wire::Frame frame;       // Send, Relay, Deliver
+    std::uint64_t task = 0;  // Workload: its on_compute_done(task)
   };
   static constexpr std::uint64_t kCpuTaskBit = std::uint64_t{1} << 62;
   void charge(CpuJob::Kind kind, TimeNs cost, wire::Frame frame = {});

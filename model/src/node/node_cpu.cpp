@@ -12,6 +12,12 @@ void Node::charge(CpuJob::Kind kind, TimeNs cost, wire::Frame frame) {
   run_cpu();
 }
 
+// A workload's CPU work (LMMC's calibrated routines) queues behind the protocol's own jobs.
+void Node::cpu(std::uint64_t task, TimeNs duration) {
+  cpu_jobs_.push_back(CpuJob{CpuJob::Kind::Workload, duration, {}, task});
+  run_cpu();
+}
+
 TimeNs Node::message_cost() const {
   return config_->costs.select_per_connection * counters_.open_data_connections;
 }
@@ -45,6 +51,9 @@ void Node::on_cpu_done() {
       break;
     case CpuJob::Kind::Deliver:
       deliver(std::move(job.frame));
+      break;
+    case CpuJob::Kind::Workload:
+      if (workload_) workload_->on_compute_done(*this, job.task);
       break;
   }
   run_cpu();

@@ -8,6 +8,7 @@
 #include "netns_builder.hpp"
 #include "netns_dragonfly.hpp"
 #include "netns_policy.hpp"
+#include "netns_serial.hpp"
 
 namespace tsunagi::realnet {
 namespace {
@@ -105,6 +106,8 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
   if (calibration.latency_scale < 0 || !std::isfinite(calibration.latency_scale))
     throw std::invalid_argument("--latency-scale must be a finite number >= 0");
   if (scenario.network.dragonfly) return plan_netns_dragonfly(scenario, prefix, calibration);
+  if (scenario.network.serial && scenario.network.serial->medium == scenario::SerialMedium::Links)
+    return plan_netns_serial(scenario, prefix, calibration);
   const auto& switches = scenario.network.switches;
   const auto& clusters = scenario.network.clusters;
   const std::vector<scenario::HostSlot> hosts = scenario::enumerate_hosts(scenario.network);

@@ -3,6 +3,7 @@
 
 #include "tsunagi/model/roles.hpp"
 #include "tsunagi/scenarios/dragonfly.hpp"
+#include "tsunagi/scenarios/serial.hpp"
 #include "tsunagi/sim/ns3/ns3_backend.hpp"
 
 namespace tsunagi::sim::ns3 {
@@ -46,8 +47,24 @@ void add_clusters(const scenario::Scenario& scenario, Ns3Spec& spec) {
     spec.faults.push_back(runner::PlannedKill{fault.kill, fault.at});
 }
 
+// Serial links (issue 14): every node's card a switch, every serial link a point-to-point link,
+// the next node on serial_path as the next hop (the nodes forward, as in SimGrid's routes).
+void add_serial_mesh(const scenario::SerialSpec& serial, Ns3Spec& spec) {
+  for (const scenario::SerialLink& link : scenario::serial_links(serial))
+    spec.mesh.links.push_back(Ns3SwitchLink{link.a, link.b, serial.bandwidth, serial.latency});
+  if (spec.mesh.links.empty()) return;  // a shared segment: one switch
+  const auto nodes = static_cast<std::size_t>(serial.nodes);
+  spec.mesh.next.assign(nodes, std::vector<int>(nodes, -1));
+  for (std::size_t a = 0; a < nodes; ++a)
+    for (std::size_t b = 0; b < nodes; ++b)
+      if (a != b)
+        spec.mesh.next[a][b] =
+            scenario::serial_next_node(serial, static_cast<int>(a), static_cast<int>(b));
+}
+
 // A Dragonfly: its router links and SimGrid's routes as a next-hop table (plain C++17 data).
 void add_mesh(const scenario::Network& network, Ns3Spec& spec) {
+  if (network.serial) return add_serial_mesh(*network.serial, spec);
   if (!network.dragonfly) return;
   const scenario::DragonflySpec& dragonfly = *network.dragonfly;
   for (const scenario::DragonflyLink& link : scenario::dragonfly_links(dragonfly)) {
@@ -82,6 +99,8 @@ Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options) {
   }
   add_clusters(scenario, spec);
   add_mesh(scenario.network, spec);
+  spec.shared_segment =
+      scenario.network.serial && scenario.network.serial->medium == scenario::SerialMedium::Shared;
   for (const scenario::HostSlot& slot : scenario::enumerate_hosts(scenario.network))
     spec.hosts.push_back(Ns3Host{slot.host, slot.switch_index});
   spec.rank_host = scenario::rank_to_host(scenario);

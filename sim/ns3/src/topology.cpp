@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include <ns3/core-module.h>
+#include <ns3/csma-module.h>
 #include <ns3/internet-module.h>
 #include <ns3/network-module.h>
 #include <ns3/point-to-point-module.h>
@@ -64,6 +65,10 @@ class Builder {
     }
     install_stack(all);
 
+    if (spec_.shared_segment) {
+      attach_segment();
+      return std::move(topology_);
+    }
     std::vector<int> hosts_on(n, 0);
     for (std::size_t i = 0; i < slots.size(); ++i) {
       const auto s = static_cast<std::size_t>(slots[i].switch_index);
@@ -199,6 +204,32 @@ class Builder {
     if (!pcap_dir_.empty()) {
       n3::PointToPointHelper().EnablePcap(pcap_dir_ + "/" + host.name + ".pcap", devices.Get(1),
                                           false, true);
+    }
+  }
+
+  // medium = "shared" (issue 14): every host and the rendezvous on one CSMA channel, an Ethernet
+  // segment that carries one frame at a time, all in switch 0's block and on-link to each other
+  // (no switch, no route). Addresses as if attached to switch 0, so endpoints stay the same.
+  void attach_segment() {
+    const Ns3Switch& sw = spec_.switches.at(0);
+    n3::CsmaHelper csma;
+    csma.SetChannelAttribute(
+        "DataRate",
+        n3::DataRateValue(n3::DataRate(static_cast<std::uint64_t>(sw.host_bandwidth * 8))));
+    csma.SetChannelAttribute("Delay", n3::TimeValue(n3::NanoSeconds(sw.host_latency)));
+    std::vector<TopologyHost*> members;
+    for (TopologyHost& host : topology_.hosts) members.push_back(&host);
+    members.push_back(&topology_.rendezvous);
+    n3::NodeContainer nodes;
+    for (TopologyHost* host : members) nodes.Add(host->node);
+    const n3::NetDeviceContainer devices = csma.Install(nodes);
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      const n3::Ipv4Address address = host_link(0, static_cast<int>(i), 2);
+      n3::Ptr<n3::Ipv4> ipv4 = members[i]->node->GetObject<n3::Ipv4>();
+      const std::uint32_t index = ipv4->AddInterface(devices.Get(static_cast<std::uint32_t>(i)));
+      ipv4->AddAddress(index, n3::Ipv4InterfaceAddress(address, n3::Ipv4Mask("255.255.240.0")));
+      ipv4->SetUp(index);
+      members[i]->address = address;
     }
   }
 

@@ -144,6 +144,7 @@ std::size_t root_switch_index(const scenario::Network& network) {
 Platform build_platform(const scenario::Network& network, const PlatformOptions& options,
                         const std::vector<scenario::RelaySlot>& relays) {
   if (network.dragonfly) return build_dragonfly_platform(network, options);
+  if (network.serial) return build_serial_platform(network, options);
   const std::size_t root = root_switch_index(network);
   const std::vector<int> cluster_of = scenario::cluster_of_switches(network);
   sg4::NetZone* wan = network.clusters.empty() ? nullptr : sg4::create_star_zone("wan");

@@ -50,4 +50,7 @@ SwitchZones create_switch(const scenario::SwitchSpec& spec, const SwitchZones* p
 // A Dragonfly (dragonfly_platform.cpp): called by build_platform for network.dragonfly.
 Platform build_dragonfly_platform(const scenario::Network& network, const PlatformOptions& options);
 
+// A serial-link network or its shared segment (serial_platform.cpp, issue 14).
+Platform build_serial_platform(const scenario::Network& network, const PlatformOptions& options);
+
 }  // namespace tsunagi::sim::simgrid

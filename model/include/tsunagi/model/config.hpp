@@ -65,7 +65,7 @@ struct OverlayConfig {
   bool trace_full_routes = true;  // false: one digest per node instead of its whole table
 };
 
-enum class WorkloadKind { None, PingPong, IntSort, Connectivity, Multicast };
+enum class WorkloadKind { None, PingPong, IntSort, Connectivity, Multicast, Lmmc };
 
 // Every rank sends one small message to every other and answers each (paper 001's
 // connectivity matrix). A message with neither answer nor undeliverable notice by the deadline
@@ -114,12 +114,38 @@ struct MulticastConfig {
   std::uint64_t doubling_max_bytes = 524288;
 };
 
+// Paper 003 (docs/lmmc.md): processes on every node write to ports of other nodes through link
+// memory (remote writes into the reader's link page frames, local reads, credits, remote paging
+// on non-resident ports). Costs are the paper's calibration, paid on the node's CPU queue.
+struct LmmcConfig {
+  // pingpong (paper 003 Fig. 9/10: ping and pong, one port per size), ring, all_to_all, stencil
+  // (partners rank xor 2^k: a hypercube's neighbours), master_worker, random.
+  std::string pattern = "pingpong";
+  std::vector<std::uint64_t> sizes{1, 256, 1024, 4096};  // pingpong: message bytes
+  int rounds = 4;                                        // pingpong: round trips per size
+  std::uint64_t message_bytes = 256;                     // other patterns (at most a page)
+  int iterations = 16;                                   // other patterns: rounds of the loop
+  int procs = 4;                         // processes per node, each on its own port to each peer
+  int frames = 4;                        // link page frames per link end (each direction)
+  std::uint32_t page_size = 4096;        // bytes; a port holds at most a page unread
+  std::string policy = "lru";            // fifo, lru, clock, comm
+  int lookahead = 0;                     // sends posted ahead of the write that COMM sees
+  TimeNs send_routine = 17 * kNsPerUs;   // paper 003 §4.4, 1 byte
+  TimeNs receive_write = 20 * kNsPerUs;  // §4.4, FIFO -> link memory, 1 byte
+  TimeNs first_touch = 180 * kNsPerUs;   // §4.4, first message (MMU/TLB set-up)
+  TimeNs paging_trap = 180 * kNsPerUs;   // our assumption: the paper measures none
+  Rank ping = 0;                         // pingpong; master_worker: the master
+  Rank pong = -1;                        // pingpong: -1 = the last rank
+  std::uint64_t seed_salt = 0;           // random: varies the draw without the run's seed
+};
+
 struct WorkloadConfig {
   WorkloadKind kind = WorkloadKind::PingPong;
   PingPongConfig pingpong;
   IntSortConfig intsort;
   ConnectivityConfig connectivity;
   MulticastConfig multicast;
+  LmmcConfig lmmc;
 };
 
 // CPU time the paper's system spent and a flow model leaves out (paper 000 Fig. 5 discusses

@@ -10,6 +10,7 @@
 
 #include "tsunagi/model/config.hpp"
 #include "tsunagi/model/types.hpp"
+#include "tsunagi/scenarios/serial_spec.hpp"
 
 namespace tsunagi::scenario {
 
@@ -107,6 +108,8 @@ struct Network {
   SynTiming syn;
   // A Dragonfly instead of a switch tree: `switches` are its routers (no tree, no clusters).
   std::optional<DragonflySpec> dragonfly;
+  // Serial links between nodes (issue 14): `switches` are the nodes' link cards (serial.hpp).
+  std::optional<SerialSpec> serial;
   // Processes on one host talk over loopback.
   double loopback_bandwidth = 10e9;
   TimeNs loopback_latency = 0;

@@ -27,6 +27,9 @@ class WorkloadContext {
   virtual void send(Rank dst, std::uint32_t tag, Bytes body, std::uint64_t filler = 0) = 0;
   // Models `duration` of CPU work; on_compute_done(task) follows.
   virtual void compute(std::uint64_t task, TimeNs duration) = 0;
+  // Models `duration` of CPU work on the node's one CPU queue, behind the protocol's own costs
+  // ([protocol.costs]); on_compute_done(task) follows (at once when duration is 0).
+  virtual void cpu(std::uint64_t task, TimeNs duration) = 0;
   // A fact for result.json (key "workload" is the outcome the runner reads).
   virtual void report(const std::string& key, nlohmann::json value) = 0;
   // This rank's part is over (it keeps relaying for others until shutdown).

@@ -94,7 +94,10 @@ struct Ns3Spec {
   int rendezvous_cluster = -1;  // with clusters: the cluster whose root switch has the rendezvous
   TimeNs syn_rto = kNsPerSec;   // TCP's first SYN retransmission (then doubling)
   int syn_retries = 6;
-  Ns3Mesh mesh;                             // a Dragonfly's router links and routes
+  Ns3Mesh mesh;  // a Dragonfly's router links and routes
+  // A shared Ethernet segment (serial networks' medium = "shared", issue 14): switch 0's hosts
+  // and the rendezvous on one CSMA channel at switch 0's host rate and latency, no switch.
+  bool shared_segment = false;
   std::vector<runner::PlannedKill> faults;  // [[faults]]
   std::uint64_t seed = 1;
   ProtocolConfig protocol;  // processes filled in

@@ -1,0 +1,132 @@
+// Planning a serial-link network in namespaces. See netns_serial.hpp.
+#include "netns_serial.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "netns_builder.hpp"
+#include "tsunagi/scenarios/serial.hpp"
+
+namespace tsunagi::realnet {
+namespace {
+
+constexpr int kMaxSerialNodes = 32 * 256;
+constexpr int kMaxSerialLinks = 16 * 256 * 64;  // /30 each in 172.20.0.0/12
+
+// Link L's two ends: 172.<20 + L/16384>.<(L/64) % 256>.<4 (L % 64) + 1 or 2>, a /30.
+std::string link_ip(int link, int end) {
+  return "172." + std::to_string(20 + link / 16384) + "." + std::to_string((link / 64) % 256) +
+         "." + std::to_string(4 * (link % 64) + 1 + end);
+}
+
+// The console between node 0 and the rendezvous: 172.19.0.1 (node 0), 172.19.0.2 (rendezvous).
+constexpr const char* kConsoleNode = "172.19.0.1";
+constexpr const char* kConsoleRendezvous = "172.19.0.2";
+
+// MACs apart from the hosts' and the Dragonfly's: serial link ends 0x7c...., the console 0x7d.
+std::string link_mac(int link, int end) {
+  return mac_address(0x7c << 16 | (2 * link + end));
+}
+
+struct Hop {
+  std::string ifname, via;
+};
+
+// next[a][b]: a's interface towards its neighbour b and b's address on that link.
+using HopTable = std::map<std::pair<int, int>, Hop>;
+
+HopTable wire_links(const scenario::SerialSpec& spec, const std::vector<std::string>& node_ns,
+                    Builder& build) {
+  const std::vector<scenario::SerialLink> links = scenario::serial_links(spec);
+  if (static_cast<int>(links.size()) > kMaxSerialLinks)
+    throw std::invalid_argument("netns emulation holds at most " + std::to_string(kMaxSerialLinks) +
+                                " serial links");
+  HopTable hops;
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const int l = static_cast<int>(i);
+    const std::string ifname = "s" + std::to_string(l);
+    const auto na = static_cast<std::size_t>(links[i].a);
+    const auto nb = static_cast<std::size_t>(links[i].b);
+    LinkEnd a{node_ns[na], ifname, false, link_ip(l, 0), link_mac(l, 0), 30};
+    LinkEnd b{node_ns[nb], ifname, false, link_ip(l, 1), link_mac(l, 1), 30};
+    build.add_link(a, b, spec.latency, spec.bandwidth);
+    build.ns(a.ns).push_back("neigh replace " + b.ip + " lladdr " + b.mac + " dev " + ifname +
+                             " nud permanent");
+    build.ns(b.ns).push_back("neigh replace " + a.ip + " lladdr " + a.mac + " dev " + ifname +
+                             " nud permanent");
+    hops[{links[i].a, links[i].b}] = {ifname, b.ip};
+    hops[{links[i].b, links[i].a}] = {ifname, a.ip};
+  }
+  return hops;
+}
+
+// Every node's route to every other node's address and to the rendezvous, next hop by
+// serial_next_node, with the node's own address as the source (replies come back to it).
+void add_routes(const scenario::SerialSpec& spec, const std::vector<std::string>& node_ns,
+                const HopTable& hops, Builder& build) {
+  for (int from = 0; from < spec.nodes; ++from) {
+    auto& lines = build.ns(node_ns[static_cast<std::size_t>(from)]);
+    const std::string src = " src " + serial_node_ip(from);
+    for (int to = 0; to < spec.nodes; ++to) {
+      if (from == to) continue;
+      const Hop& hop = hops.at({from, scenario::serial_next_node(spec, from, to)});
+      lines.push_back("route add " + serial_node_ip(to) + "/32 via " + hop.via + " dev " +
+                      hop.ifname + src);
+    }
+    if (from == 0) continue;
+    const Hop& hop = hops.at({from, scenario::serial_next_node(spec, from, 0)});
+    lines.push_back("route add " + std::string(kConsoleRendezvous) + "/32 via " + hop.via +
+                    " dev " + hop.ifname + src);
+  }
+}
+
+}  // namespace
+
+std::string serial_node_ip(int node) {
+  return "10." + std::to_string(160 + node / 256) + "." + std::to_string(node % 256) + ".1";
+}
+
+NetnsPlan plan_netns_serial(const scenario::Scenario& scenario, const std::string& prefix,
+                            const NetnsCalibration& calibration) {
+  const scenario::SerialSpec& spec = *scenario.network.serial;
+  if (spec.nodes > kMaxSerialNodes)
+    throw std::invalid_argument("netns emulation holds at most " + std::to_string(kMaxSerialNodes) +
+                                " serial nodes");
+  NetnsPlan plan;
+  plan.prefix = prefix;
+  Builder build(plan, calibration);
+  std::vector<std::string> node_ns;
+  for (int i = 0; i < spec.nodes; ++i) {
+    node_ns.push_back(prefix + "h" + std::to_string(i));
+    build.add_namespace(node_ns.back());
+    build.ns(node_ns.back()).push_back("addr add " + serial_node_ip(i) + "/32 dev lo");
+    plan.host_ns.push_back(node_ns.back());
+    plan.host_ip.push_back(serial_node_ip(i));
+    plan.host_site.push_back("");
+    // Every node forwards; reverse-path filtering off, as a reply may come back another way.
+    plan.ns_exec.push_back(
+        {node_ns.back(),
+         {"sysctl", "-q", "-w", "net.ipv4.ip_forward=1", "net.ipv4.conf.all.rp_filter=0",
+          "net.ipv4.conf.default.rp_filter=0"}});
+  }
+  // The rendezvous: a console link to node 0 with the node's bus figures.
+  plan.rendezvous_ns = prefix + "rv";
+  plan.rendezvous_ip = kConsoleRendezvous;
+  build.add_namespace(plan.rendezvous_ns);
+  const LinkEnd console_node{node_ns[0], "c0", false, kConsoleNode, mac_address(0x7d << 16), 30};
+  const LinkEnd console_rv{plan.rendezvous_ns,          "c0", false, kConsoleRendezvous,
+                           mac_address(0x7d << 16 | 1), 30};
+  build.add_link(console_node, console_rv, spec.bus_latency, spec.bus_bandwidth);
+  build.ns(node_ns[0])
+      .push_back("neigh replace " + console_rv.ip + " lladdr " + console_rv.mac +
+                 " dev c0 nud permanent");
+  auto& rv = build.ns(plan.rendezvous_ns);
+  rv.push_back("neigh replace " + console_node.ip + " lladdr " + console_node.mac +
+               " dev c0 nud permanent");
+  rv.push_back("route add default via " + console_node.ip + " dev c0");
+  add_routes(spec, node_ns, wire_links(spec, node_ns, build), build);
+  return plan;
+}
+
+}  // namespace tsunagi::realnet
