@@ -1,7 +1,7 @@
 // Baseline for issue 19: the messages of the connectivity benchmark moved by a hand-written
 // SimGrid (S4U) program, on the platform tsunagi builds from the same scenario file.
 //
-//   raw_s4u_connectivity SCENARIO [KEY=VALUE ...]      (overrides as in `tsunagi run --set`)
+//   raw_s4u_connectivity [--detach] SCENARIO [KEY=VALUE ...]  (overrides as in `tsunagi run --set`)
 //
 // Every rank is one actor with one mailbox (the actor is its permanent receiver, as in tsunagi,
 // so a message flows the moment it is sent). What moves, for N ranks:
@@ -15,9 +15,11 @@
 // barrier before the workload, shutdown), framing headers, and the barrier itself (a rank starts
 // its workload when its own handshakes are done). Each receive is a blocking get (SimGrid hands
 // messages over in the order they were sent to the mailbox). Sends are asynchronous; a rank
-// waits for all of its sends at the end (Comm::wait_all). Detached sends (put_init()->detach())
-// were slower: SimGrid 3.32 keeps every detached transfer in one global list and scans all of
-// it each time one ends (3.9 s of CPU at 100 ranks against 0.2 s).
+// waits for all of its sends at the end (Comm::wait_all), or, with --detach, never
+// (put_init()->detach()). SimGrid 3.32 keeps each unfinished send in its sender's list of
+// activities (and a detached one in one global list) and scans the whole list each time one is
+// waited for or ends, so both variants pay per message for what is in flight; docs/benchmarks.md
+// has both measured.
 //
 // Prints one line: ranks, messages, simulated end (s).
 #include <cstdint>
@@ -57,6 +59,7 @@ struct Run {
   std::vector<sg4::Mailbox*> inbox;
   std::vector<Note> notes;  // ranks x kKinds, never moved once the actors start
   std::uint64_t messages = 0;
+  bool detach = false;
   std::vector<std::vector<sg4::CommPtr>> sends;  // per rank, waited for at its end
 
   const Note* note(int from, Kind kind) const {
@@ -65,8 +68,12 @@ struct Run {
   void send(int from, int to, Kind kind, std::uint64_t bytes) {
     ++messages;
     // The note is const and outlives the run; SimGrid only passes its address on.
-    sends[static_cast<std::size_t>(from)].push_back(
-        inbox[static_cast<std::size_t>(to)]->put_async(const_cast<Note*>(note(from, kind)), bytes));
+    auto* payload = const_cast<Note*>(note(from, kind));
+    sg4::Mailbox* mailbox = inbox[static_cast<std::size_t>(to)];
+    if (detach)
+      mailbox->put_init(payload, bytes)->detach();
+    else
+      sends[static_cast<std::size_t>(from)].push_back(mailbox->put_async(payload, bytes));
   }
 };
 
@@ -105,13 +112,15 @@ void rank_body(Run& run, int self) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s SCENARIO [KEY=VALUE ...]\n", argv[0]);
+  const bool detach = argc > 1 && std::string(argv[1]) == "--detach";
+  const int first = detach ? 2 : 1;
+  if (argc <= first) {
+    std::fprintf(stderr, "usage: %s [--detach] SCENARIO [KEY=VALUE ...]\n", argv[0]);
     return 2;
   }
   try {
-    std::vector<std::string> overrides(argv + 2, argv + argc);
-    const auto scenario = tsunagi::scenario::load_scenario_file(argv[1], overrides);
+    std::vector<std::string> overrides(argv + first + 1, argv + argc);
+    const auto scenario = tsunagi::scenario::load_scenario_file(argv[first], overrides);
     const auto engine = tsunagi::sim::simgrid::make_engine();
     tsunagi::sim::simgrid::configure_engine(scenario);
     const Platform platform = tsunagi::sim::simgrid::build_platform(
@@ -119,6 +128,7 @@ int main(int argc, char** argv) {
     const std::vector<int> host_of = tsunagi::scenario::rank_to_host(scenario);
 
     Run run;
+    run.detach = detach;
     run.ranks = tsunagi::scenario::process_count(scenario);
     run.message_bytes = scenario.protocol.workload.connectivity.message_bytes;
     run.sends.resize(static_cast<std::size_t>(run.ranks));
