@@ -6,8 +6,9 @@ import time
 
 
 def measured_run_cpu(cmd):
-    """measured_run, plus the child's CPU seconds (user + system): on a shared machine the wall
-    time grows with the load, the CPU time much less. Returns (status, wall s, peak MB, cpu s)."""
+    """Runs cmd (argv, cmd[0] an executable path) in a fresh child, so the child's rusage is this
+    run's alone. Returns (exit status, wall seconds, peak RSS in MB, CPU seconds). On a shared
+    machine the wall time grows with the load, the CPU time (user + system) much less."""
     print("+", " ".join(cmd), file=sys.stderr, flush=True)
     start = time.monotonic()
     pid = os.fork()
@@ -19,12 +20,5 @@ def measured_run_cpu(cmd):
 
 
 def measured_run(cmd):
-    """Runs cmd (argv, cmd[0] an executable path) in a fresh child, so the child's ru_maxrss is
-    this run's peak alone. Returns (exit status, wall seconds, peak RSS in MB)."""
-    print("+", " ".join(cmd), file=sys.stderr, flush=True)
-    start = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        os.execv(cmd[0], cmd)
-    _, status, usage = os.wait4(pid, 0)
-    return status, time.monotonic() - start, usage.ru_maxrss / 1024.0
+    """measured_run_cpu without the CPU time: (exit status, wall seconds, peak RSS in MB)."""
+    return measured_run_cpu(cmd)[:3]
