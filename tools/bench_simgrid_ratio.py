@@ -16,7 +16,6 @@ Usage: tools/bench_simgrid_ratio.py [--sizes 100,200,400,1000] [--repeat 1] [--t
 import argparse
 import json
 import os
-import signal
 import sys
 
 from measured_run import measured_run_cpu
@@ -33,12 +32,7 @@ def load_average():
 
 def timed(cmd, timeout):
     """measured_run_cpu with a wall-clock limit (TimeoutError when the run did not finish)."""
-    if timeout:
-        signal.alarm(int(timeout))
-    try:
-        status, wall, rss, cpu = measured_run_cpu(cmd)
-    finally:
-        signal.alarm(0)
+    status, wall, rss, cpu = measured_run_cpu(cmd, timeout or None)
     if status != 0:
         sys.exit(f"{cmd[0]} failed with status {status}")
     return wall, rss, cpu
@@ -63,6 +57,14 @@ def run_size(tsunagi, raw, n, timeout):
     return row
 
 
+def write_csv(rows):
+    with open(os.path.join(ROOT, "docs", "benchmarks-ratio-latest.csv"), "w") as f:
+        keys = list(rows[0].keys())
+        f.write(",".join(keys) + "\n")
+        for row in rows:
+            f.write(",".join(str(row[k]) for k in keys) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -73,11 +75,6 @@ def main():
     tsunagi = os.environ.get("TSUNAGI", os.path.join(ROOT, "build", "app", "tsunagi"))
     raw = os.environ.get("RAW_S4U",
                          os.path.join(ROOT, "build", "sim", "simgrid", "raw_s4u_connectivity"))
-
-    def on_alarm(*_):
-        raise TimeoutError
-
-    signal.signal(signal.SIGALRM, on_alarm)
     rows = []
     print("| processes | tsunagi wall | raw S4U wall | ratio | tsunagi CPU | raw S4U CPU | CPU ratio |"
           " tsunagi peak RSS | raw peak RSS | load (1 min) |")
@@ -93,16 +90,11 @@ def main():
                       f"{load_average():.2f} |", flush=True)
                 continue
             rows.append(row)
+            write_csv(rows)  # after every size: a run stopped halfway keeps what it measured
             print(f"| {n:,} | {row['tsunagi_wall_s']} s | {row['raw_wall_s']} s | "
                   f"{row['ratio']}x | {row['tsunagi_cpu_s']} s | {row['raw_cpu_s']} s | "
                   f"{row['cpu_ratio']}x | {row['tsunagi_rss_mb']:.0f} MB | {row['raw_rss_mb']:.0f} MB | "
                   f"{row['load_before']:.2f}, {row['load_between']:.2f} |", flush=True)
-    if rows:
-        with open(os.path.join(ROOT, "docs", "benchmarks-ratio-latest.csv"), "w") as f:
-            keys = list(rows[0].keys())
-            f.write(",".join(keys) + "\n")
-            for row in rows:
-                f.write(",".join(str(row[k]) for k in keys) + "\n")
 
 
 if __name__ == "__main__":
