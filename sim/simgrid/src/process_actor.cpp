@@ -81,6 +81,9 @@ void ProcessActor::wait_for_event() {
 
 // Sleeps on the doorbell. Timers are not SimGrid activities: a kernel timer at the earliest
 // deadline rings the bell (the date computed as SimGrid's own wait with a time-out does).
+// `alarm` lives on this frame: the frame outlives the timer, since the timer either fires while
+// the actor sleeps here or is removed before it returns (SimGrid only kills actors that have
+// exited, which arm no alarm, at the end of the run).
 void ProcessActor::sleep_until_rung() {
   ::simgrid::kernel::timer::Timer* alarm = nullptr;
   if (!driver_.exited() && !timers_.empty()) {
