@@ -1,48 +1,66 @@
 // The inbox: one mailbox per process receives everything sent to it.
 //
 // Each inbox has its actor as permanent receiver, so a message starts flowing the moment it is
-// put, like a segment a kernel accepts before the application reads it. The actor keeps a get
-// posted for every message on its way in plus a few spare ones: a new message then finds a free
-// get and is watched from the start, so it is delivered exactly when it arrives. A message that
-// finds no free get waits in SimGrid's done queue and is picked up at the actor's next wake, in
-// the order messages were sent: it is late only if it arrives before that wake. (Keeping more
-// spare gets after such bursts changed 2 of 159,600 RTTs in all-pairs probe storms of 400 ranks
-// and doubled the run time, so two it is.)
+// put, like a segment a kernel accepts before the application reads it, and it is delivered the
+// moment it arrives: SimGrid's end of the transfer puts it on the receiver's completion queue
+// (completions.hpp) with the message itself, and the sender's queue gets the end of its put.
+// Both sides then tidy SimGrid's books: the sender waits for its put (SimGrid keeps the put in
+// the sender's activities until then), the receiver takes one message out of the mailbox with a
+// get (SimGrid hands them out oldest first, whichever has arrived; completions.hpp explains
+// why waiting on gets is not how messages are received here).
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
 #include "process_actor.hpp"
 
 namespace tsunagi::sim::simgrid {
-namespace {
-
-constexpr std::uint64_t kSpareGets = 2;
-
-}  // namespace
-
-void ProcessActor::post_gets() {
-  const std::uint64_t on_the_way = self_.put_to - consumed_;
-  while (static_cast<std::uint64_t>(gets_posted_) < on_the_way + kSpareGets) {
-    std::uint32_t slot;
-    if (free_slots_.empty()) {
-      slot = static_cast<std::uint32_t>(get_slots_.size());
-      get_slots_.push_back(nullptr);  // a deque never moves the slots pending gets write to
-    } else {
-      slot = free_slots_.back();
-      free_slots_.pop_back();
-    }
-    watch(self_.inbox->get_async<Message>(&get_slots_[slot]),
-          Watch{WatchKind::InboxGet, MessageKind::Stream, -1, 0, slot});
-    ++gets_posted_;
-  }
-}
 
 void ProcessActor::put(int target, Message* message, std::uint64_t size, const Watch& what) {
   message->from = index_;
   ActorSlot& receiver = world_.slot(target);
-  ++receiver.put_to;
-  watch(receiver.inbox->put_async(message, world_.modelled_size(size)), what);
-  ++puts_in_flight_;
+  ::simgrid::s4u::CommPtr comm = receiver.inbox->put_async(message, world_.modelled_size(size));
+  std::uint32_t slot;
+  if (free_puts_.empty()) {
+    slot = static_cast<std::uint32_t>(puts_.size());
+    puts_.emplace_back();
+  } else {
+    slot = free_puts_.back();
+    free_puts_.pop_back();
+  }
+  world_.completions().expect_transfer(comm->get_impl(), index_, slot, target, message);
+  puts_[slot] = PutSlot{std::move(comm), what};
+}
+
+void ProcessActor::on_put_done(const Completion& done) {
+  PutSlot& slot = puts_[done.put_slot];
+  const Watch what = slot.watch;
+  slot.comm->wait();  // over already: only SimGrid's books
+  slot.comm = nullptr;
+  free_puts_.push_back(done.put_slot);
+  if (what.message == MessageKind::Syn) on_syn_put_done(what);
+  if (what.message == MessageKind::SynAck || what.message == MessageKind::Stream)
+    on_stream_put_done(what);
+  if (what.message == MessageKind::Ping) on_ping_put_done(what);
+  if (what.message == MessageKind::Bulk) on_bulk_put_done(what);
+}
+
+// One get per arrival keeps the mailbox as short as what is still on its way. The get may match
+// another, older message: if that one has arrived too, both are settled at once; if not, the
+// get is kept until it has.
+void ProcessActor::on_arrival(const Completion& done) {
+  if (const auto matched = gets_matched_.find(done.comm); matched != gets_matched_.end()) {
+    matched->second->wait();
+    gets_matched_.erase(matched);
+  } else {
+    arrived_unmatched_.insert(done.comm);
+  }
+  ::simgrid::s4u::CommPtr get = self_.inbox->get_async<Message>(&drained_);
+  const void* taken = get->get_impl();
+  if (arrived_unmatched_.erase(taken) != 0)
+    get->wait();
+  else
+    gets_matched_.emplace(taken, std::move(get));
+  on_message(done.message);
 }
 
 void ProcessActor::on_message(Message* message) {

@@ -36,8 +36,7 @@ void ProcessActor::send_ping(std::uint64_t id, Probe& probe) {
   ping->sample = probe.done;
   ping->echo_bytes = probe.bytes;
   probe.sent_at = now();
-  put(probe.target, ping, probe.bytes,
-      Watch{WatchKind::Put, MessageKind::Ping, probe.target, 0, id, probe.done});
+  put(probe.target, ping, probe.bytes, Watch{MessageKind::Ping, probe.target, 0, id, probe.done});
 }
 
 // The ping reached the target's host; a target that has exited will never answer.
@@ -54,8 +53,7 @@ void ProcessActor::on_ping(const Message& message) {
   pong->kind = MessageKind::Pong;
   pong->token = message.token;
   pong->sample = message.sample;
-  put(message.from, pong, message.echo_bytes,
-      Watch{WatchKind::Put, MessageKind::Pong, message.from});
+  put(message.from, pong, message.echo_bytes, Watch{MessageKind::Pong, message.from});
 }
 
 void ProcessActor::on_pong(const Message& message) {
@@ -87,7 +85,7 @@ void ProcessActor::start_throughput_probe(const ProbeThroughputCmd& cmd) {
   Message* bulk = world_.pool().take();
   bulk->kind = MessageKind::Bulk;
   bulk->token = cmd.probe;
-  put(target, bulk, cmd.bytes, Watch{WatchKind::Put, MessageKind::Bulk, target, 0, cmd.probe});
+  put(target, bulk, cmd.bytes, Watch{MessageKind::Bulk, target, 0, cmd.probe});
 }
 
 void ProcessActor::on_bulk_put_done(const Watch& what) {

@@ -42,7 +42,7 @@ void ProcessActor::connect(const ConnectCmd& cmd) {
   Message* syn = world_.pool().take();
   syn->kind = MessageKind::Syn;
   syn->conn = cmd.conn;
-  put(target, syn, kControlBytes, Watch{WatchKind::Put, MessageKind::Syn, target, cmd.conn});
+  put(target, syn, kControlBytes, Watch{MessageKind::Syn, target, cmd.conn});
 }
 
 // The SYN reached the target's host. A target that has exited answers with a reset, which we
@@ -212,7 +212,7 @@ void ProcessActor::pump(ConnId id, Conn& conn) {
     conn.fin_due = conn.fin_due && !message->fin;
   }
   conn.sending = true;
-  put(conn.peer, message, size, Watch{WatchKind::Put, message->kind, conn.peer, id});
+  put(conn.peer, message, size, Watch{message->kind, conn.peer, id});
 }
 
 void ProcessActor::on_stream_put_done(const Watch& what) {
@@ -239,7 +239,7 @@ void ProcessActor::send_reset(int target, ConnId peer_conn) {
   Message* reset = world_.pool().take();
   reset->kind = MessageKind::Reset;
   reset->conn = peer_conn;
-  put(target, reset, kControlBytes, Watch{WatchKind::Put, MessageKind::Reset, target});
+  put(target, reset, kControlBytes, Watch{MessageKind::Reset, target});
 }
 
 }  // namespace tsunagi::sim::simgrid

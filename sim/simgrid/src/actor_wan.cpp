@@ -45,7 +45,7 @@ void ProcessActor::send_syn(ConnId id, std::uint64_t attempt) {
   Message* syn = world_.pool().take();
   syn->kind = MessageKind::Syn;
   syn->conn = id;
-  put(conn.peer, syn, kControlBytes, Watch{WatchKind::Put, MessageKind::Syn, conn.peer, id});
+  put(conn.peer, syn, kControlBytes, Watch{MessageKind::Syn, conn.peer, id});
 }
 
 void ProcessActor::on_refused(ConnId id, std::uint64_t attempt) {

@@ -5,6 +5,7 @@
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Exec.hpp>  // ~ProcessActor releases ExecPtrs: Exec.hpp defines that
 #include <simgrid/s4u/Mailbox.hpp>
 
 #include "engine_setup.hpp"

@@ -6,10 +6,11 @@
 #include <string>
 #include <utility>
 
-#include <simgrid/s4u/Activity.hpp>
+#include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
 
 #include "time_units.hpp"
 #include "tsunagi/sim/simgrid/simgrid_backend.hpp"
@@ -20,7 +21,8 @@ ProcessActor::ProcessActor(World& world, int index, std::unique_ptr<Process> cor
     : DrivenProcess(world.table(), index, std::move(core)),
       world_(world),
       index_(index),
-      self_(world.slot(index)) {}
+      self_(world.slot(index)),
+      wakeup_(world.completions().of(index)) {}
 
 void ProcessActor::run() {
   try {
@@ -64,57 +66,48 @@ bool ProcessActor::fire_due_timer() {
   return true;
 }
 
-void ProcessActor::watch(::simgrid::s4u::ActivityPtr activity, const Watch& what) {
-  activities_.push_back(std::move(activity));
-  watches_.push_back(what);
+// Takes the next completed event, sleeping until there is one or the earliest timer is due.
+// After a wake the first event is handled before due timers (run() checks them between
+// events), as when the actor waited on the activities themselves.
+void ProcessActor::wait_for_event() {
+  if (wakeup_.ready.empty()) {
+    sleep_until_rung();
+    if (wakeup_.ready.empty()) return;  // the timer is due
+  }
+  const Completion done = wakeup_.ready.front();
+  wakeup_.ready.pop_front();
+  on_completed(done);
 }
 
-// Blocks until one watched activity completes or the earliest timer is due. Timers are not
-// SimGrid activities: the wait's timeout is the earliest deadline.
-void ProcessActor::wait_for_event() {
-  post_gets();
-  double timeout = -1.0;
+// Sleeps on the doorbell. Timers are not SimGrid activities: a kernel timer at the earliest
+// deadline rings the bell (the date computed as SimGrid's own wait with a time-out does).
+// `alarm` lives on this frame: the frame outlives the timer, since the timer either fires while
+// the actor sleeps here or is removed before it returns (SimGrid only kills actors that have
+// exited, which arm no alarm, at the end of the run).
+void ProcessActor::sleep_until_rung() {
+  ::simgrid::kernel::timer::Timer* alarm = nullptr;
   if (!driver_.exited() && !timers_.empty()) {
     const double clock = ::simgrid::s4u::Engine::get_clock();
-    timeout = std::max(0.0, to_seconds(timers_.top().at) - clock);
+    const double timeout = std::max(0.0, to_seconds(timers_.top().at) - clock);
+    alarm = ::simgrid::kernel::timer::Timer::set(clock + timeout, [this, &alarm] {
+      alarm = nullptr;  // SimGrid frees a timer once it has fired
+      world_.completions().ring(index_);
+    });
   }
-  const auto done = ::simgrid::s4u::Activity::wait_any_for(activities_, timeout);
-  if (done < 0) return;  // the timer is due
-  const auto i = static_cast<std::size_t>(done);
-  const Watch what = watches_[i];
-  // Order within the vectors does not matter to SimGrid; swapping keeps removal O(1) and is
-  // the same in every run, so which of two simultaneous completions comes first is too.
-  activities_[i] = std::move(activities_.back());
-  activities_.pop_back();
-  watches_[i] = watches_.back();
-  watches_.pop_back();
-  on_completed(what);
+  wakeup_.sleeping = true;
+  wakeup_.bell->acquire();
+  if (alarm != nullptr) alarm->remove();
 }
 
-void ProcessActor::on_completed(const Watch& what) {
-  switch (what.kind) {
-    case WatchKind::InboxGet: {
-      --gets_posted_;
-      const auto slot = static_cast<std::uint32_t>(what.token);
-      Message* message = get_slots_[slot];
-      free_slots_.push_back(slot);
-      ++consumed_;
-      on_message(message);
-      return;
-    }
-    case WatchKind::Put:
+void ProcessActor::on_completed(const Completion& done) {
+  switch (done.kind) {
+    case CompletionKind::Arrival:
+      return on_arrival(done);
+    case CompletionKind::PutDone:
       // Also after exit: an exited process still flushes its streams, as a kernel does.
-      --puts_in_flight_;
-      if (what.message == MessageKind::Syn) on_syn_put_done(what);
-      if (what.message == MessageKind::SynAck || what.message == MessageKind::Stream)
-        on_stream_put_done(what);
-      if (what.message == MessageKind::Ping) on_ping_put_done(what);
-      if (what.message == MessageKind::Bulk) on_bulk_put_done(what);
-      return;
-    case WatchKind::Exec:
-      --execs_running_;
-      deliver(ComputeDoneInput{what.token});
-      return;
+      return on_put_done(done);
+    case CompletionKind::ExecDone:
+      return on_exec_done(done.task);
   }
 }
 

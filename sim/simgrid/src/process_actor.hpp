@@ -1,11 +1,12 @@
 // The adapter between one core process and SimGrid: the body of one actor.
 //
 // Loop: deliver an input (through the shared runner::ProcessDriver: input queue, exit, accepted
-// connection ids), perform the commands it produced, then wait for the next event (a message in
-// the inbox, a send or computation finishing, or the earliest timer) and turn it into the next
-// input. All waiting is one Activity::wait_any_for over the activities this
-// process has in flight, so the cost of an event grows with what is in flight, not with the
-// number of connections. Connections, probes and commands live in actor_*.cpp.
+// connection ids), perform the commands it produced, then take the next event (a message in the
+// inbox, a send or computation finishing, or the earliest timer) and turn it into the next input.
+// Events come from the process's completion queue (completions.hpp), filled in the order SimGrid
+// ends transfers and computations; an actor with nothing queued sleeps on its doorbell until the
+// kernel rings it or its earliest timer is due. An event costs the same whatever the process has
+// in flight. Connections, probes and commands live in actor_*.cpp.
 #pragma once
 
 #include <cstdint>
@@ -14,10 +15,13 @@
 #include <map>
 #include <memory>
 #include <queue>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <simgrid/forward.h>
 
+#include "completions.hpp"
 #include "message.hpp"
 #include "tsunagi/runner/process_driver.hpp"
 #include "world.hpp"
@@ -43,16 +47,14 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   void exit_process(const ExitCmd& exit) { stop(exit, now()); }
 
  private:
-  // ------------------------------------------------ what the single wait_any waits for
-  enum class WatchKind : std::uint8_t { InboxGet, Put, Exec };
-  // What to do when a watched activity completes. A Put keeps its own copy of what the sender
-  // needs: the message itself belongs to the receiver once it arrives.
+  // ------------------------------------------------ what the sender of a message needs
+  // What to do when a put is over. It keeps its own copy of what the sender needs: the message
+  // itself belongs to the receiver once it arrives.
   struct Watch {
-    WatchKind kind = WatchKind::InboxGet;
     MessageKind message = MessageKind::Stream;
     int target = -1;
     ConnId conn = 0;
-    std::uint64_t token = 0;  // InboxGet: slot; Exec: task; Ping: probe
+    std::uint64_t token = 0;  // Ping, Bulk: probe
     std::uint32_t sample = 0;
   };
 
@@ -104,16 +106,18 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   // process_actor.cpp: the loop
   bool fire_due_timer();
   void wait_for_event();
-  void on_completed(const Watch& watch);
-  void watch(::simgrid::s4u::ActivityPtr activity, const Watch& what);
+  void sleep_until_rung();
+  void on_completed(const Completion& done);
   void stop(const ExitCmd& exit, TimeNs at);
 
   // actor_inbox.cpp: the inbox
-  void post_gets();
+  void on_arrival(const Completion& done);
+  void on_put_done(const Completion& done);
   void on_message(Message* message);
   void put(int target, Message* message, std::uint64_t size, const Watch& what);
 
-  // actor_commands.cpp: timers of the core and of this adapter
+  // actor_commands.cpp: timers of the core and of this adapter, computations
+  void on_exec_done(std::uint64_t id);
   void arm(TimerKind kind, std::uint64_t id, TimeNs at, std::uint64_t attempt = 0);
 
   // actor_streams.cpp
@@ -145,14 +149,30 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   const int index_;
   ActorSlot& self_;
 
-  std::vector<::simgrid::s4u::ActivityPtr> activities_;  // parallel to watches_
-  std::vector<Watch> watches_;
-  int gets_posted_ = 0;
-  int puts_in_flight_ = 0;
-  int execs_running_ = 0;
-  std::uint64_t consumed_ = 0;      // inbox messages received so far
-  std::deque<Message*> get_slots_;  // where each posted get stores its message pointer
-  std::vector<std::uint32_t> free_slots_;
+  Wakeup& wakeup_;  // this process's completion queue and doorbell (completions.hpp)
+
+  // Puts in flight, by slot: SimGrid keeps each in the sender's list of activities until the
+  // sender has waited for it, so the comm is kept here until then.
+  struct PutSlot {
+    ::simgrid::s4u::CommPtr comm;
+    Watch watch;
+  };
+  std::vector<PutSlot> puts_;
+  std::vector<std::uint32_t> free_puts_;
+  // The inbox is drained with one get per arrival. SimGrid matches a get with the oldest
+  // message sent to the mailbox, which may still be on its way: such a get waits here, under
+  // the transfer it matched, until that one arrives. Arrived transfers no get has matched yet.
+  std::unordered_map<const void*, ::simgrid::s4u::CommPtr> gets_matched_;
+  std::unordered_set<const void*> arrived_unmatched_;
+  Message* drained_ = nullptr;  // where drained gets write the pointer nobody reads
+  // Computations started by the kernel, by a per-process number, until they end
+  // (actor_commands.cpp).
+  struct RunningExec {
+    ::simgrid::s4u::ExecPtr exec;
+    std::uint64_t task = 0;
+  };
+  std::unordered_map<std::uint64_t, RunningExec> execs_;
+  std::uint64_t exec_seq_ = 0;
 
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_seq_ = 0;

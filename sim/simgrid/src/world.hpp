@@ -11,6 +11,7 @@
 
 #include <simgrid/forward.h>
 
+#include "completions.hpp"
 #include "message.hpp"
 #include "platform.hpp"
 #include "tsunagi/runner/process_table.hpp"
@@ -22,7 +23,6 @@ namespace tsunagi::sim::simgrid {
 struct ActorSlot {
   sg4::Host* host = nullptr;
   sg4::Mailbox* inbox = nullptr;  // named after the endpoint: everything sent to the process
-  std::uint64_t put_to = 0;       // messages ever put into its inbox (the receiver counts gets)
   scenario::Place place;          // cluster and gateway flag, for the WAN policies
 };
 
@@ -66,6 +66,8 @@ class World {
   bool is_host_of_run(const Endpoint& endpoint) const;
 
   MessagePool& pool() { return pool_; }
+  // Per-process completion queues and doorbells (completions.hpp), indexed like the table.
+  Completions& completions() { return *completions_; }
 
   bool route_probes() const { return route_probes_; }
   // The size SimGrid is told for a message of `bytes` (see SimgridConfig::latency_only_below).
@@ -91,6 +93,7 @@ class World {
   std::vector<SynBucket> buckets_;              // one per cluster router
   std::vector<std::uint64_t> wan_connections_;  // per cluster router
   MessagePool pool_;
+  std::unique_ptr<Completions> completions_;
   bool route_probes_ = false;
   std::uint64_t latency_only_below_ = 0;
   double loopback_bandwidth_ = 0;

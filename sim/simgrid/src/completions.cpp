@@ -1,0 +1,106 @@
+// SimGrid's completion signals turned into per-process queues and doorbells. See completions.hpp.
+#include "completions.hpp"
+
+#include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/s4u/Activity.hpp>
+#include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
+
+namespace tsunagi::sim::simgrid {
+namespace {
+
+// SimGrid's signals are global and cannot be disconnected through s4u: they are connected once
+// per OS process and forward to the run's instance.
+Completions* current = nullptr;
+
+void connect_signals_once() {
+  static bool connected = false;
+  if (connected) return;
+  connected = true;
+  sg4::Link::on_communication_state_change_cb(
+      [](const ::simgrid::kernel::resource::NetworkAction& network_action,
+         ::simgrid::kernel::resource::Action::State /*previous*/) {
+        if (current == nullptr) return;
+        // SimGrid 3.32 installs no header for NetworkAction; it is an Action and nothing else
+        // (src/kernel/resource/NetworkModel.hpp: class NetworkAction : public Action), so the
+        // Action is at the same address.
+        const auto& action =
+            reinterpret_cast<const ::simgrid::kernel::resource::Action&>(network_action);
+        const auto state = action.get_state();
+        // Every transfer of a run ends FINISHED (the platforms have no failures); a FAILED one
+        // is reported the same way so that no actor waits for it forever.
+        if (state != ::simgrid::kernel::resource::Action::State::FINISHED &&
+            state != ::simgrid::kernel::resource::Action::State::FAILED)
+          return;
+        current->on_transfer_done(action.get_activity());
+      });
+  sg4::Activity::on_completion_cb([](const sg4::Activity& activity) {
+    if (current != nullptr) current->on_exec_done(activity);
+  });
+}
+
+}  // namespace
+
+Completions::Completions(int processes) : wakeups_(static_cast<std::size_t>(processes)) {
+  for (Wakeup& wakeup : wakeups_) wakeup.bell = sg4::Semaphore::create(0);
+  connect_signals_once();
+  current = this;
+}
+
+Completions::~Completions() {
+  if (current == this) current = nullptr;
+}
+
+void Completions::expect_transfer(const void* comm, int sender, std::uint32_t put_slot,
+                                  int receiver, Message* message) {
+  const Flight flight{sender, put_slot, receiver, message};
+  // A transfer ends in the kernel's time advance, never while the actor that started it runs;
+  // this catches it anyway should a zero-length, zero-latency one end inside its own start.
+  if (ended_unclaimed_.erase(comm) != 0) return deliver(flight, comm);
+  flights_.emplace(comm, flight);
+}
+
+void Completions::expect_exec(const sg4::Activity* exec, int owner, std::uint64_t task) {
+  execs_.emplace(exec, ExecOwner{owner, task});
+}
+
+void Completions::ring(int index) {
+  Wakeup& wakeup = of(index);
+  if (!wakeup.sleeping) return;
+  wakeup.sleeping = false;
+  wakeup.bell->release();
+}
+
+void Completions::on_transfer_done(const void* comm) {
+  const auto it = flights_.find(comm);
+  if (it == flights_.end()) {
+    ended_unclaimed_.insert(comm);
+    return;
+  }
+  const Flight flight = it->second;
+  flights_.erase(it);
+  deliver(flight, comm);
+}
+
+void Completions::deliver(const Flight& flight, const void* comm) {
+  of(flight.sender)
+      .ready.push_back(Completion{CompletionKind::PutDone, comm, nullptr, flight.put_slot, 0});
+  of(flight.receiver)
+      .ready.push_back(Completion{CompletionKind::Arrival, comm, flight.message, 0, 0});
+  ring(flight.sender);
+  ring(flight.receiver);
+}
+
+// Fired for every activity that completes while someone waits on it, too (our own clean-up
+// waits): only computations this class started are looked up.
+void Completions::on_exec_done(const sg4::Activity& exec) {
+  const auto it = execs_.find(&exec);
+  if (it == execs_.end()) return;
+  const ExecOwner owner = it->second;
+  execs_.erase(it);
+  of(owner.owner)
+      .ready.push_back(Completion{CompletionKind::ExecDone, nullptr, nullptr, 0, owner.task});
+  ring(owner.owner);
+}
+
+}  // namespace tsunagi::sim::simgrid

@@ -1,0 +1,95 @@
+// What wakes an actor (issue 19): one doorbell per process and the queue of what completed for
+// it, filled by SimGrid's own completion signals.
+//
+// Why not Activity::wait_any over what a process has in flight: SimGrid 3.32 registers the
+// waiting actor on every activity of the list and unregisters it from all of them at each wake,
+// so every event cost O(activities in flight), that is O(connections) for a process talking to
+// all its peers (the rendezvous, all-to-all plans). Here the kernel tells us which transfer or
+// computation ended (Link::on_communication_state_change for transfers, Activity::on_completion
+// for computations started by the kernel), the owner's queue gets it in completion order, and a
+// sleeping actor waits on one semaphore: an event costs the same whatever the process has in
+// flight. docs/simgrid.md, "The loop", has the whole story.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include <simgrid/forward.h>
+
+#include "message.hpp"
+
+namespace tsunagi::sim::simgrid {
+
+namespace sg4 = ::simgrid::s4u;
+
+enum class CompletionKind : std::uint8_t {
+  Arrival,   // a message reached the process's inbox
+  PutDone,   // a message the process sent has arrived (its put is over)
+  ExecDone,  // a computation of the process ended
+};
+
+struct Completion {
+  CompletionKind kind = CompletionKind::Arrival;
+  const void* comm = nullptr;  // Arrival, PutDone: the transfer (SimGrid's activity)
+  Message* message = nullptr;  // Arrival
+  std::uint32_t put_slot = 0;  // PutDone: the sender's record of the put
+  std::uint64_t task = 0;      // ExecDone
+};
+
+// One process's wake-up state. `sleeping` is set while its actor waits on `bell`, so each wait
+// gets at most one release and the semaphore never banks tokens.
+struct Wakeup {
+  sg4::SemaphorePtr bell;
+  bool sleeping = false;
+  std::deque<Completion> ready;
+};
+
+class Completions {
+ public:
+  // Creates the doorbells and connects SimGrid's signals; one instance per run (SimGrid keeps
+  // one engine per OS process).
+  explicit Completions(int processes);
+  ~Completions();
+  Completions(const Completions&) = delete;
+  Completions& operator=(const Completions&) = delete;
+
+  Wakeup& of(int index) { return wakeups_[static_cast<std::size_t>(index)]; }
+
+  // A put just started: when its transfer ends, the sender gets PutDone and the receiver an
+  // Arrival, both in the order SimGrid ends transfers.
+  void expect_transfer(const void* comm, int sender, std::uint32_t put_slot, int receiver,
+                       Message* message);
+  // A computation started by the kernel for process `owner`: ExecDone when it ends.
+  void expect_exec(const sg4::Activity* exec, int owner, std::uint64_t task);
+  // Wakes the process if its actor sleeps (kernel context: signals and timers).
+  void ring(int index);
+
+  // From SimGrid's signals (kernel context): a transfer or an activity ended.
+  void on_transfer_done(const void* comm);
+  void on_exec_done(const sg4::Activity& exec);
+
+ private:
+  struct Flight {
+    int sender = -1;
+    std::uint32_t put_slot = 0;
+    int receiver = -1;
+    Message* message = nullptr;
+  };
+  struct ExecOwner {
+    int owner = -1;
+    std::uint64_t task = 0;
+  };
+
+  void deliver(const Flight& flight, const void* comm);
+
+  // Looked up, never iterated: the run stays deterministic.
+  std::unordered_map<const void*, Flight> flights_;
+  std::unordered_set<const void*> ended_unclaimed_;  // ended before expect_transfer saw them
+  std::unordered_map<const sg4::Activity*, ExecOwner> execs_;
+  std::vector<Wakeup> wakeups_;
+};
+
+}  // namespace tsunagi::sim::simgrid
