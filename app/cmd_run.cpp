@@ -188,6 +188,8 @@ int run_command(const RunOptions& options) {
     runner::write_trace_file(trace_file, recorder);
     const fs::path graph_file = dir / runner::kRelayGraphFileName;
     if (runner::write_relay_graph(graph_file, recorder)) more_files.push_back(graph_file);
+    const fs::path indices_file = dir / "indices.csv";
+    if (runner::write_indices_csv(indices_file, result.json)) more_files.push_back(indices_file);
   } catch (const runner::OutputError& error) {
     std::cerr << "tsunagi run: " << error.what() << '\n';
     return kExitFailed;

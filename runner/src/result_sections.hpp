@@ -46,6 +46,10 @@ nlohmann::ordered_json relay_section(const Recorder& recorder, const RunFacts& f
 // the problems they show (pieces at non-members, refusals, unfinished multicasts).
 nlohmann::ordered_json multicast_section(const Recorder& recorder);
 std::vector<std::string> multicast_problems(const nlohmann::ordered_json& section, int processes);
+// Issue 15 (window_sections.cpp): the socket buffers the core set, summed over the nodes (null
+// without window fields), and paper 004's indices (null without an indices run).
+nlohmann::ordered_json windows_section(const ReportIndex& reports);
+nlohmann::ordered_json indices_section(const Recorder& recorder);
 // When the last node's static connections settled (time to full connectivity).
 nlohmann::ordered_json overlay_section(const ReportIndex& reports);
 

@@ -102,6 +102,8 @@ std::unique_ptr<Workload> make_workload(const WorkloadConfig& config) {
       return make_connectivity(config.connectivity);
     case WorkloadKind::Multicast:
       return make_multicast(config.multicast);
+    case WorkloadKind::Indices:
+      return make_indices(config.indices);
     case WorkloadKind::None:
       break;
   }

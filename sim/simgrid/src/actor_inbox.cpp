@@ -37,11 +37,19 @@ void ProcessActor::post_gets() {
   }
 }
 
-void ProcessActor::put(int target, Message* message, std::uint64_t size, const Watch& what) {
+void ProcessActor::put(int target, Message* message, std::uint64_t size, const Watch& what,
+                       double rate) {
   message->from = index_;
   ActorSlot& receiver = world_.slot(target);
   ++receiver.put_to;
-  watch(receiver.inbox->put_async(message, world_.modelled_size(size)), what);
+  if (rate > 0) {
+    // A per-communication rate must be set before the communication starts.
+    ::simgrid::s4u::CommPtr comm = receiver.inbox->put_init(message, world_.modelled_size(size));
+    comm->set_rate(rate);
+    watch(comm->start(), what);
+  } else {
+    watch(receiver.inbox->put_async(message, world_.modelled_size(size)), what);
+  }
   ++puts_in_flight_;
 }
 

@@ -30,6 +30,10 @@ void write_result_file(const std::filesystem::path& file, const nlohmann::ordere
 
 void write_trace_file(const std::filesystem::path& file, const Recorder& recorder);
 
+// Paper 004's indices as CSV (one row per ordered pair: from, to, TCP, OH_64B, OH_64KB, BW_64KB,
+// BW_8MB, MBps_8MB, tcp_bytes_per_second); false (and no file) when the result has none.
+bool write_indices_csv(const std::filesystem::path& file, const nlohmann::ordered_json& result);
+
 // The relay overlay (sites, relays, live links) as Graphviz DOT, from the relays' end-of-run
 // reports; false (and no file) when no relay reported.
 bool write_relay_graph(const std::filesystem::path& file, const Recorder& recorder);
