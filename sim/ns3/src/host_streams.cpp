@@ -191,6 +191,10 @@ void ProcessHost::on_accept(SocketPtr socket, const n3::Address& from) {
     socket->Close();
     return;
   }
+  // ns-3 3.37 reads a SYN's options on the listener itself: a SYN without window scaling (or
+  // SACK) switches them off on the listener for every later connection. The site's settings
+  // are put back once each connection is established (docs/ns3.md).
+  apply_site_stack(listener_, -1, true);
   if (n3::InetSocketAddress::IsMatchingType(from))
     apply_site_stack(socket, world_.cluster_at(n3::InetSocketAddress::ConvertFrom(from).GetIpv4()));
   const ConnId id = driver_.next_accepted_conn();
