@@ -197,7 +197,6 @@ void ProcessHost::on_bulk_arrived(std::uint64_t probe, bool ok) {
 }
 
 void ProcessHost::on_bulk_accept(SocketPtr socket, const n3::Address&) {
-  apply_site_stack(bulk_listener_, -1, true);  // as in on_accept: a SYN changed the listener
   bulk_in_[n3::PeekPointer(socket)].socket = socket;
   socket->SetRecvCallback(n3::MakeCallback(&ProcessHost::on_bulk_readable, this));
   if (socket->GetRxAvailable() > 0) on_bulk_readable(socket);

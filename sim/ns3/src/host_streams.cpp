@@ -56,7 +56,14 @@ void ProcessHost::open_listeners() {
   udp_->SetRecvCallback(n3::MakeCallback(&ProcessHost::on_datagram, this));
 }
 
-bool ProcessHost::accept_request(SocketPtr, const n3::Address&) {
+// ns-3 3.37 reads a SYN's options on the listener itself (a SYN without window scaling or SACK
+// switches them off there for every later connection) and forks the new connection from it
+// right after this call. So the listener is given here what the handshake with this peer
+// agrees on: each option only when both sites have it (docs/ns3.md).
+bool ProcessHost::accept_request(SocketPtr listener, const n3::Address& from) {
+  if (n3::InetSocketAddress::IsMatchingType(from))
+    agree_site_options(listener,
+                       world_.cluster_at(n3::InetSocketAddress::ConvertFrom(from).GetIpv4()));
   return !driver_.exited();
 }
 
@@ -191,10 +198,6 @@ void ProcessHost::on_accept(SocketPtr socket, const n3::Address& from) {
     socket->Close();
     return;
   }
-  // ns-3 3.37 reads a SYN's options on the listener itself: a SYN without window scaling (or
-  // SACK) switches them off on the listener for every later connection. The site's settings
-  // are put back once each connection is established (docs/ns3.md).
-  apply_site_stack(listener_, -1, true);
   if (n3::InetSocketAddress::IsMatchingType(from))
     apply_site_stack(socket, world_.cluster_at(n3::InetSocketAddress::ConvertFrom(from).GetIpv4()));
   const ConnId id = driver_.next_accepted_conn();

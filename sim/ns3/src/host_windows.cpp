@@ -33,3 +33,17 @@ void ProcessHost::apply_site_stack(const SocketPtr& socket, int peer, bool liste
 }
 
 }  // namespace tsunagi::sim::ns3
+
+namespace tsunagi::sim::ns3 {
+
+void ProcessHost::agree_site_options(const SocketPtr& listener, int peer) const {
+  const Ns3SiteTcp* own = world_.site_tcp(self_.cluster);
+  if (own == nullptr) return;
+  const Ns3SiteTcp* other = world_.site_tcp(peer);
+  const bool scaling = own->window_scaling && (other == nullptr || other->window_scaling);
+  const bool sack = own->sack && (other == nullptr || other->sack);
+  listener->SetAttribute("WindowScaling", ::ns3::BooleanValue(scaling));
+  listener->SetAttribute("Sack", ::ns3::BooleanValue(sack));
+}
+
+}  // namespace tsunagi::sim::ns3

@@ -66,6 +66,9 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   // This site's stack on a socket to or from cluster `peer` (-1: unknown): window scaling, SACK
   // and its buffers towards that cluster. A listener gets scaling and SACK only.
   void apply_site_stack(const SocketPtr& socket, int peer, bool listener = false) const;
+  // On a listener about to fork a connection from cluster `peer`: window scaling and SACK on
+  // only when both sites have them (what the handshake agrees on).
+  void agree_site_options(const SocketPtr& listener, int peer) const;
 
   // ------------------------------------------------ connections (host_streams.cpp)
  public:
