@@ -34,6 +34,8 @@ int write_run_outputs(const fs::path& dir, const scenario::Scenario& scenario,
     more_files.push_back(topology_file);
     const fs::path graph_file = dir / runner::kRelayGraphFileName;
     if (runner::write_relay_graph(graph_file, recorder)) more_files.push_back(graph_file);
+    const fs::path indices_file = dir / runner::kIndicesFileName;
+    if (runner::write_indices_csv(indices_file, result.json)) more_files.push_back(indices_file);
   } catch (const runner::OutputError& error) {
     std::cerr << command << ": " << error.what() << '\n';
     return kExitFailed;

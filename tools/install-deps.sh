@@ -13,6 +13,7 @@ packages=(
   python3 python3-matplotlib
   clang-format
   iproute2 iptables
+  iperf3 openmpi-bin         # issue 15: raw TCP bandwidth and an MPI ping-pong in namespaces
   time                       # /usr/bin/time -v: the SMPI baseline's wall time and peak memory
   tshark tcpdump             # reading captures; tools/wireshark/tsunagi.lua (docs/wireshark.md)
   # realnet clusters for real (tests/realnet/ssh_hosts.sh, slurm_local.sh; docs/realnet.md):

@@ -31,6 +31,20 @@ const char* to_string(WorkloadKind kind) {
       return "multicast";
     case WorkloadKind::Lmmc:
       return "lmmc";
+    case WorkloadKind::Indices:
+      return "indices";
+  }
+  return "?";
+}
+
+const char* to_string(WindowMode mode) {
+  switch (mode) {
+    case WindowMode::Default:
+      return "default";
+    case WindowMode::Fixed:
+      return "fixed";
+    case WindowMode::Auto:
+      return "auto";
   }
   return "?";
 }
@@ -122,7 +136,8 @@ bool parse_plan_kind(const std::string& text, PlanKind& out) {
 
 bool parse_workload_kind(const std::string& text, WorkloadKind& out) {
   for (WorkloadKind k : {WorkloadKind::None, WorkloadKind::PingPong, WorkloadKind::IntSort,
-                         WorkloadKind::Connectivity, WorkloadKind::Multicast, WorkloadKind::Lmmc}) {
+                         WorkloadKind::Connectivity, WorkloadKind::Multicast, WorkloadKind::Lmmc,
+                         WorkloadKind::Indices}) {
     if (text == to_string(k)) {
       out = k;
       return true;

@@ -208,7 +208,8 @@ static ordered_json other_reports(const Recorder& recorder) {
   for (const ReportEntry& report : recorder.reports()) {
     if (report.key == "node" || report.key == "inference" || report.key == "workload" ||
         report.key == "connectivity" || report.key == "multicast" ||
-        report.key == "multicast_rank" || report.key == "lmmc" || report.key == "lmmc_rank")
+        report.key == "multicast_rank" || report.key == "lmmc" || report.key == "lmmc_rank" ||
+        report.key == "indices")
       continue;  // read into their sections (connectivity: one per rank, into "relay")
     out[report.key] = report.value;
   }
@@ -230,6 +231,7 @@ RunResult build_result(const RunFacts& facts, const Recorder& recorder) {
   json["problems"] = ordered_json::array();
   json["inference"] = detail::inference_section(reports, facts, nulls);
   json["connections"] = detail::connections_section(reports, nulls);
+  json["windows"] = detail::windows_section(reports);
   json["messages"] = detail::messages_section(reports, nulls);
   json["workload"] = detail::workload_section(reports, facts, nulls);
   json["overlay"] = detail::overlay_section(reports);
@@ -237,6 +239,8 @@ RunResult build_result(const RunFacts& facts, const Recorder& recorder) {
   if (auto multicast = detail::multicast_section(recorder); !multicast.is_null())
     json["multicast"] = std::move(multicast);
   if (auto lmmc = detail::lmmc_section(recorder); !lmmc.is_null()) json["lmmc"] = std::move(lmmc);
+  if (auto indices = detail::indices_section(recorder); !indices.is_null())
+    json["indices"] = std::move(indices);
   json["run"] = run_section(facts, recorder, reports);
   json["backend_counts"] = backend_counts_object(recorder.backend_counts());
   json["reports"] = other_reports(recorder);

@@ -49,6 +49,11 @@ std::vector<std::string> multicast_problems(const nlohmann::ordered_json& sectio
 // Paper 003: link-memory counts of every rank, page faults per policy (null without LMMC).
 nlohmann::ordered_json lmmc_section(const Recorder& recorder);
 std::vector<std::string> lmmc_problems(const nlohmann::ordered_json& section, int processes);
+
+// Issue 15 (window_sections.cpp): the socket buffers the core set, summed over the nodes (null
+// without window fields), and paper 004's indices (null without an indices run).
+nlohmann::ordered_json windows_section(const ReportIndex& reports);
+nlohmann::ordered_json indices_section(const Recorder& recorder);
 // When the last node's static connections settled (time to full connectivity).
 nlohmann::ordered_json overlay_section(const ReportIndex& reports);
 

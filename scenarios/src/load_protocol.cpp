@@ -58,7 +58,7 @@ WorkloadKind read_kind(const Section& s, WorkloadKind fallback) {
   if (!parse_workload_kind(text, kind)) {
     s.fail("kind", "unknown workload kind \"" + text +
                        "\" — use \"none\", \"pingpong\", \"intsort\", "
-                       "\"connectivity\" or \"multicast\"");
+                       "\"connectivity\", \"multicast\" or \"indices\"");
   }
   return kind;
 }
@@ -168,6 +168,7 @@ ProtocolConfig read_protocol(const Section& root) {
     }
     if (auto costs = protocol->sub("costs")) out.costs = read_costs(*costs, out.costs);
     read_directory(*protocol, out);
+    read_window(*protocol, out.window);
   }
   if (auto workload = root.sub("workload")) {
     out.workload.kind = read_kind(*workload, out.workload.kind);
@@ -184,6 +185,8 @@ ProtocolConfig read_protocol(const Section& root) {
       out.workload.multicast = read_multicast(*multicast, out.workload.multicast);
     }
     if (auto lmmc = workload->sub("lmmc")) out.workload.lmmc = read_lmmc(*lmmc, out.workload.lmmc);
+    if (auto indices = workload->sub("indices"))
+      out.workload.indices = read_indices(*indices, out.workload.indices);
   }
   return out;
 }

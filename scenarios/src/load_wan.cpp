@@ -134,6 +134,7 @@ ClusterRead read_cluster(const Section& s) {
   }
   spec.relay_at = at == "gateway" ? RelayPlacement::Gateway : RelayPlacement::Inside;
   check_policy_keys(s, spec);
+  read_site_tcp(s, spec);
   return out;
 }
 
@@ -212,6 +213,7 @@ void read_wan(const Section& network, const toml::array& items, Network& out) {
                                 "\" is not a [[network.cluster]] of this file — name one of them");
   }
   out.syn = read_syn(wan);
+  read_backbone(sections, *wan, out);
 }
 
 void check_wan_only_keys(const Section& network) {

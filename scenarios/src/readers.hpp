@@ -27,6 +27,11 @@ std::vector<SwitchSpec> read_random_tree(const Section& random_tree);
 // [[network.cluster]] and [network.wan] (load_wan.cpp): fills switches, clusters, rendezvous
 // cluster and SYN timing of `out`.
 void read_wan(const Section& network, const toml::array& clusters, Network& out);
+// [network.cluster.tcp] (load_site_tcp.cpp): the site's TCP stack.
+void read_site_tcp(const Section& cluster, ClusterSpec& spec);
+// tcp_profile, backbone_bandwidth and site_rtt of [network.wan], and the tuned peers' names
+// (load_site_tcp.cpp); needs every cluster read.
+void read_backbone(const std::vector<Section>& clusters, const Section& wan, Network& out);
 // [network.wan] without clusters is an error.
 void check_wan_only_keys(const Section& network);
 
@@ -46,6 +51,10 @@ std::vector<FaultSpec> read_faults(const Section& root, const Scenario& scenario
 
 // [protocol], [protocol.inference] and [workload]; processes and seed are filled in later.
 ProtocolConfig read_protocol(const Section& root);
+
+// protocol.window and its auto knobs; [workload.indices] (load_window.cpp, issue 15).
+void read_window(const Section& protocol, WindowConfig& out);
+IndicesConfig read_indices(const Section& s, IndicesConfig c);
 
 // Checks that need the process count (ping-pong ranks must exist).
 void check_workload(const Section& root, const ProtocolConfig& protocol, int processes);

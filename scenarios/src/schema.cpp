@@ -49,13 +49,16 @@ struct Schemas {
                     {"ping"},
                     {"pong"},
                     {"seed_salt"}}};
+  TableSchema indices{"[workload.indices]",
+                      {{"sizes"}, {"repeats"}, {"stream_bytes"}, {"nominal_bandwidth"}}};
   TableSchema workload{"[workload]",
                        {{"kind"},
                         {"pingpong", K::Table, &pingpong},
                         {"intsort", K::Table, &intsort},
                         {"connectivity", K::Table, &connectivity},
                         {"multicast", K::Table, &multicast},
-                        {"lmmc", K::Table, &lmmc}}};
+                        {"lmmc", K::Table, &lmmc},
+                        {"indices", K::Table, &indices}}};
   TableSchema inference{"[protocol.inference]",
                         {{"rtt_samples"},
                          {"rtt_parallel"},
@@ -79,6 +82,10 @@ struct Schemas {
                         {"trace_full_routes"},
                         {"registration_timeout"},
                         {"directory"},
+                        {"window"},
+                        {"window_headroom"},
+                        {"window_max"},
+                        {"window_probe_bytes"},
                         {"inference", K::Table, &inference},
                         {"costs", K::Table, &costs}}};
   TableSchema placement{"[placement]", {{"procs_per_host"}, {"processes"}}};
@@ -109,7 +116,23 @@ struct Schemas {
                            {"host_bandwidth"},
                            {"host_latency"}}};
   // WANs (issue 6): clusters behind routers, joined in a star by a WAN core.
-  TableSchema wan{"[network.wan]", {{"rendezvous"}, {"syn_rto"}, {"syn_retries"}}};
+  // Long fat WANs (issue 15): a per-pair RTT matrix and each site's TCP stack.
+  TableSchema site_rtt{"network.wan.site_rtt[]", {{"between"}, {"rtt"}}};
+  TableSchema wan{"[network.wan]",
+                  {{"rendezvous"},
+                   {"syn_rto"},
+                   {"syn_retries"},
+                   {"backbone_bandwidth"},
+                   {"tcp_profile"},
+                   {"site_rtt", K::TableArray, &site_rtt}}};
+  TableSchema tuned{"network.cluster[].tcp.tuned[]", {{"peer"}, {"send_buffer"}, {"recv_buffer"}}};
+  TableSchema tcp{"network.cluster[].tcp",
+                  {{"send_buffer"},
+                   {"recv_buffer"},
+                   {"window_scaling"},
+                   {"sack"},
+                   {"rate_limit"},
+                   {"tuned", K::TableArray, &tuned}}};
   TableSchema cluster_tree{"network.cluster[].tree",
                            {{"levels", K::TableArray, &level},
                             {"hosts_per_leaf"},
@@ -129,7 +152,8 @@ struct Schemas {
                        {"wan_bandwidth"},
                        {"wan_latency"},
                        {"relays"},
-                       {"relay_at"}}};
+                       {"relay_at"},
+                       {"tcp", K::Table, &tcp}}};
   // Dragonfly (issue 13): one table per link class.
   TableSchema dragonfly_node{"network.dragonfly.node", {{"bandwidth"}, {"latency"}}};
   TableSchema dragonfly_green{"network.dragonfly.green", {{"count"}, {"bandwidth"}, {"latency"}}};

@@ -36,6 +36,8 @@ struct Context final : WorkloadContext {
     if (kind == "message_rejected") rejected.push_back(detail.at("reason").get<std::string>());
   }
   const std::vector<int>& switch_group_of_rank() const override { return groups; }
+  void probe_rtt(Rank, std::uint64_t, std::uint32_t, int) override {}
+  void probe_throughput(Rank, std::uint64_t, std::uint64_t) override {}
 
   int keys_sent() const {
     int n = 0;

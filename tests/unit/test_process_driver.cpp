@@ -85,6 +85,9 @@ class ToyAdapter final : public runner::DrivenProcess<ToyAdapter> {
   void start_throughput_probe(const ProbeThroughputCmd& cmd) {
     performed.push_back("throughput " + std::to_string(cmd.probe));
   }
+  void apply_window(const SetWindowCmd& cmd) {
+    performed.push_back("window " + std::to_string(cmd.send_buffer));
+  }
   void end_throughput(std::uint64_t probe, TimeNs elapsed) {
     throughput_measured(probe, 1000, elapsed, true);
   }

@@ -130,9 +130,9 @@ TEST_CASE("errors: placement and workload against the network", "[scenario][erro
   CHECK_THAT(g.what, Contains("pong = 2 but there are 2 processes (ranks 0 to 1)"));
   auto h = failure_of(kHead + "[workload]\nkind = \"sort\"\n");
   CHECK(h.line == 10);
-  CHECK_THAT(
-      h.what,
-      Contains("use \"none\", \"pingpong\", \"intsort\", \"connectivity\" or \"multicast\""));
+  CHECK_THAT(h.what,
+             Contains("use \"none\", \"pingpong\", \"intsort\", \"connectivity\", \"multicast\" or "
+                      "\"indices\""));
 }
 
 TEST_CASE("errors: TOML syntax and unreadable files", "[scenario][errors]") {

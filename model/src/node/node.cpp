@@ -29,11 +29,15 @@ void Node::handle(const Input& input) {
           on_closed(ev.conn);
         else if constexpr (std::is_same_v<T, TimerFiredInput>)
           on_timer(ev.timer);
-        else if constexpr (std::is_same_v<T, RttMeasuredInput>)
+        else if constexpr (std::is_same_v<T, RttMeasuredInput>) {
+          if (ev.probe & kWindowProbeBit) return on_window_rtt(ev);
+          if (ev.probe & kWorkloadProbeBit) return on_workload_rtt(ev);
           on_rtt(ev);
-        else if constexpr (std::is_same_v<T, ThroughputMeasuredInput>)
+        } else if constexpr (std::is_same_v<T, ThroughputMeasuredInput>) {
+          if (ev.probe & kWindowProbeBit) return on_window_throughput(ev);
+          if (ev.probe & kWorkloadProbeBit) return on_workload_throughput(ev);
           on_throughput(ev);
-        else if constexpr (std::is_same_v<T, ComputeDoneInput>) {
+        } else if constexpr (std::is_same_v<T, ComputeDoneInput>) {
           if (ev.task == kCpuTaskBit) return on_cpu_done();
           if (workload_) workload_->on_compute_done(*this, ev.task);
         }
@@ -60,6 +64,9 @@ ConnId Node::open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose pu
   c.peer = peer;
   c.purpose = purpose;
   c.outgoing = true;
+  // Window scaling is agreed in the handshake: the buffers are sized before the connect.
+  if (purpose == wire::ConnPurpose::Static || purpose == wire::ConnPurpose::Shortcut)
+    size_window(id, peer);
   emit(ConnectCmd{id, to});
   if (auto timer = connect_deadlines_.add(id, now_ + config_->overlay.connect_timeout))
     emit(*timer);
@@ -112,6 +119,7 @@ void Node::on_connect_failed(const ConnectFailedInput& in) {
   if (it == conns_.end()) return;
   Conn c = std::move(it->second);
   conns_.erase(it);
+  release_window(c);
   static const char* reasons[] = {"refused", "timed_out", "unreachable"};
   trace("connect_failed", {{"peer", c.peer}, {"reason", reasons[static_cast<int>(in.reason)]}});
   if (in.conn == rendezvous_conn_) {
@@ -224,6 +232,8 @@ void Node::on_hello(ConnId id, const wire::Frame& frame) {
   c.peer = hello.rank;
   c.purpose = hello.purpose;
   c.up = true;
+  if (c.purpose == wire::ConnPurpose::Static || c.purpose == wire::ConnPurpose::Shortcut)
+    size_window(id, c.peer);
   if (c.purpose == wire::ConnPurpose::Static) static_peer_up(c.peer, id);
   if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_up(c.peer, id, false);
 }
@@ -276,7 +286,8 @@ void Node::count_open(ConnId id) {
   if (config_->costs.connect > 0) charge(CpuJob::Kind::Pay, config_->costs.connect);
 }
 
-void Node::forget_counts(const Conn& c) {
+void Node::forget_counts(Conn& c) {
+  release_window(c);
   if (c.counted) --counters_.open_data_connections;
   if (c.closing) --counters_.closing_connections;
 }

@@ -22,6 +22,7 @@
 #include "tsunagi/model/overlay/routing.hpp"
 #include "tsunagi/model/overlay/shortcut_cache.hpp"
 #include "tsunagi/model/topology/switch_inference.hpp"
+#include "tsunagi/model/window/window_policy.hpp"
 #include "tsunagi/model/wire.hpp"
 #include "tsunagi/model/workload/workload.hpp"
 #include "wire/framed_conn.hpp"
@@ -57,6 +58,7 @@ class Node final : public Process, private WorkloadContext {
     Registering,
     Probing,
     AwaitGroups,
+    Windowing,  // protocol.window = "auto": measuring the plan's peers before connecting
     Connecting,
     Routing,
     Running,
@@ -68,8 +70,9 @@ class Node final : public Process, private WorkloadContext {
   struct Conn : wire::FramedConn {
     Rank peer = kNoRank;
     wire::ConnPurpose purpose = wire::ConnPurpose::Control;
-    bool closing = false;  // we sent goodbye: receive only, close on the answer
-    bool counted = false;  // in open_data_connections (see NodeCounters)
+    bool closing = false;            // we sent goodbye: receive only, close on the answer
+    bool counted = false;            // in open_data_connections (see NodeCounters)
+    std::uint64_t window_bytes = 0;  // send + receive buffers the core gave it (node_window.cpp)
   };
 
   // node.cpp: dispatch and connection plumbing
@@ -102,8 +105,22 @@ class Node final : public Process, private WorkloadContext {
   bool have_endpoints(const std::vector<Rank>& ranks);
   void on_endpoint_reply(const wire::EndpointReplyMsg& reply);
 
+  // node_window.cpp: protocol.window (issue 15)
+  static constexpr std::uint64_t kWindowProbeBit = std::uint64_t{1} << 61;
+  static constexpr std::uint64_t kWorkloadProbeBit = std::uint64_t{1} << 60;
+  void start_windowing();
+  void measure_next_window();
+  void on_window_rtt(const RttMeasuredInput& in);
+  void on_window_throughput(const ThroughputMeasuredInput& in);
+  void size_window(ConnId id, Rank peer);
+  void release_window(Conn& c);
+  void report_windows(nlohmann::json& node_report) const;
+  void on_workload_rtt(const RttMeasuredInput& in);
+  void on_workload_throughput(const ThroughputMeasuredInput& in);
+
   // node_overlay.cpp
   void on_groups(Groups groups);
+  void start_static_connects();
   void remember_groups(const Groups& groups);
   void static_peer_up(Rank peer, ConnId id);
   void static_peer_failed(Rank peer);
@@ -132,7 +149,7 @@ class Node final : public Process, private WorkloadContext {
   void evict_lru_shortcut();  // the least recently used established shortcut goes
   void hold_shortcut(Rank peer, ConnId id, bool initiated);
   void count_open(ConnId id);
-  void forget_counts(const Conn& c);
+  void forget_counts(Conn& c);
   void on_goodbye(ConnId id, wire::GoodbyeReason reason);
   void flush_waiting_frames();
   void undeliverable(const wire::Frame& frame, const std::string& reason);
@@ -168,6 +185,8 @@ class Node final : public Process, private WorkloadContext {
     trace(kind.c_str(), std::move(detail));
   }
   const std::vector<int>& switch_group_of_rank() const override { return group_of_rank_; }
+  void probe_rtt(Rank dst, std::uint64_t probe, std::uint32_t bytes, int samples) override;
+  void probe_throughput(Rank dst, std::uint64_t probe, std::uint64_t bytes) override;
 
   Phase phase_ = Phase::Idle;
   TimeNs now_ = 0;
@@ -227,6 +246,15 @@ class Node final : public Process, private WorkloadContext {
   std::vector<wire::Frame> early_data_;  // data for this rank before the workload began
   bool workload_finished_ = false;
   std::uint32_t data_seq_ = 0;
+
+  // windows (node_window.cpp)
+  std::map<Rank, PathEstimate> paths_;  // auto: what was measured to each plan peer
+  std::vector<Rank> window_targets_;
+  std::size_t next_window_ = 0;
+  TimeNs window_rtt_ = 0;                // of the peer being measured
+  std::vector<ConnId> awaiting_window_;  // accepted before their peer was measured
+  std::uint64_t window_bytes_held_ = 0;  // over all open data connections
+  std::uint64_t max_window_bytes_held_ = 0;
 
   // node_cpu.cpp: the node's CPU when protocol.costs are set. Jobs run one after another, each
   // a compute of its cost, then its action; with every cost 0 nothing is queued.

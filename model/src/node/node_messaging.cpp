@@ -225,21 +225,23 @@ void Node::on_shutdown() {
   nlohmann::json peers = nlohmann::json::array();  // WAN runs only: who crosses which router
   if (!site_.empty())
     for (const auto& [peer, id] : static_conns_) peers.push_back(peer);
-  report("node", {{"rank", rank_},
-                  {"peers", std::move(peers)},
-                  {"messages_sent", counters_.messages_sent},
-                  {"messages_delivered", counters_.messages_delivered},
-                  {"messages_relayed", counters_.messages_relayed},
-                  {"messages_undeliverable", counters_.messages_undeliverable},
-                  {"frames_rejected", counters_.frames_rejected},
-                  {"static_connections", static_conns_.size()},
-                  {"settled_ns", settled_at_},
-                  {"max_connections", counters_.max_data_connections},
-                  {"max_closing_connections", counters_.max_closing_connections},
-                  {"shortcuts_opened", counters_.shortcuts_opened},
-                  {"shortcuts_accepted", counters_.shortcuts_accepted},
-                  {"shortcuts_evicted", counters_.shortcuts_evicted},
-                  {"rtt_probes", counters_.rtt_probes}});
+  nlohmann::json node_report = {{"rank", rank_},
+                                {"peers", std::move(peers)},
+                                {"messages_sent", counters_.messages_sent},
+                                {"messages_delivered", counters_.messages_delivered},
+                                {"messages_relayed", counters_.messages_relayed},
+                                {"messages_undeliverable", counters_.messages_undeliverable},
+                                {"frames_rejected", counters_.frames_rejected},
+                                {"static_connections", static_conns_.size()},
+                                {"settled_ns", settled_at_},
+                                {"max_connections", counters_.max_data_connections},
+                                {"max_closing_connections", counters_.max_closing_connections},
+                                {"shortcuts_opened", counters_.shortcuts_opened},
+                                {"shortcuts_accepted", counters_.shortcuts_accepted},
+                                {"shortcuts_evicted", counters_.shortcuts_evicted},
+                                {"rtt_probes", counters_.rtt_probes}};
+  report_windows(node_report);
+  report("node", std::move(node_report));
   phase_ = Phase::Leaving;
   send_frame(rendezvous_conn_, wire::make_shutdown_ack());
 }

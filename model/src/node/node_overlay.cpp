@@ -22,6 +22,14 @@ void Node::on_groups(Groups groups) {
   }
   have_plan_ = true;
   trace("plan", {{"plan", to_string(config_->overlay.plan)}, {"neighbors", plan_}});
+  if (config_->window.mode == WindowMode::Fixed)
+    trace("window", {{"mode", "fixed"}, {"buffer_bytes", config_->window.bytes}});
+  if (config_->window.mode == WindowMode::Auto && !plan_.empty()) return start_windowing();
+  start_static_connects();
+}
+
+void Node::start_static_connects() {
+  phase_ = Phase::Connecting;
   // The lower rank of each pair connects; the higher one waits for it. Routing = direct is the
   // plain-sockets baseline of paper 001: both ends try, and either success connects the pair.
   for (Rank peer : plan_) {

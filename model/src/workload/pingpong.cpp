@@ -104,6 +104,8 @@ std::unique_ptr<Workload> make_workload(const WorkloadConfig& config) {
       return make_multicast(config.multicast);
     case WorkloadKind::Lmmc:
       return make_lmmc(config.lmmc);
+    case WorkloadKind::Indices:
+      return make_indices(config.indices);
     case WorkloadKind::None:
       break;
   }

@@ -10,5 +10,6 @@ std::unique_ptr<Workload> make_intsort(const IntSortConfig& cfg);
 std::unique_ptr<Workload> make_connectivity(const ConnectivityConfig& cfg);
 std::unique_ptr<Workload> make_multicast(const MulticastConfig& cfg);
 std::unique_ptr<Workload> make_lmmc(const LmmcConfig& cfg);
+std::unique_ptr<Workload> make_indices(const IndicesConfig& cfg);
 
 }  // namespace tsunagi

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "asio_process.hpp"
+#include "socket_buffers.hpp"
 
 namespace tsunagi::realnet {
 namespace {
@@ -154,6 +155,12 @@ void AsioProcess::start_throughput_probe(const ProbeThroughputCmd& cmd) {
   auto bulk = std::make_shared<BulkSend>(io_);
   bulk->probe = cmd.probe;
   bulk->bytes = cmd.bytes;
+  if (cmd.window > 0) {
+    // Like iperf -w: the sender's buffer bounds the bytes in flight (the sink autotunes).
+    boost::system::error_code ignored;
+    bulk->socket.open(target.protocol(), ignored);
+    size_socket_buffers(bulk->socket.native_handle(), cmd.window, cmd.window);
+  }
   auto fail = [this, bulk] { throughput_measured(bulk->probe, bulk->bytes, 0, false); };
   auto finish = [this, bulk, fail](const boost::system::error_code& error, std::size_t) {
     if (error) return fail();

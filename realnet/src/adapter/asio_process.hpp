@@ -109,6 +109,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void start_throughput_probe(const ProbeThroughputCmd& cmd);
   void compute(const ComputeCmd& cmd);
   void exit_process(const ExitCmd& exit);
+  void apply_window(const SetWindowCmd& cmd);
 
  private:
   struct OutChunk {
@@ -175,6 +176,8 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   bool descriptors_logged_ = false;  // that is said once, not at every retry
 
   std::map<ConnId, ConnPtr> conns_;
+  // SetWindow for outgoing connections not yet created (the core sizes them before connecting).
+  std::map<ConnId, SetWindowCmd> pending_windows_;
   std::map<std::uint64_t, RttProbe> rtt_probes_;
   // Core timers in deadline order; a multimap keeps equal deadlines in arming order, which one
   // Asio timer per command would not. One Asio timer waits for the earliest.

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "asio_process.hpp"
+#include "socket_buffers.hpp"
 
 namespace tsunagi::realnet {
 namespace {
@@ -132,11 +133,28 @@ void AsioProcess::connect(const ConnectCmd& cmd) {
   }
   auto conn = std::make_shared<Conn>(io_);
   conns_[cmd.conn] = conn;
+  if (auto window = pending_windows_.find(cmd.conn); window != pending_windows_.end()) {
+    // Buffers before the SYN: the window scale is agreed in the handshake.
+    boost::system::error_code ignored;
+    conn->socket.open(target.protocol(), ignored);
+    size_socket_buffers(conn->socket.native_handle(), window->second.send_buffer,
+                        window->second.recv_buffer);
+    pending_windows_.erase(window);
+  }
   conn->out.push_back(OutChunk{Bytes{kPurposeFrames}});  // goes before any frame
   conn->socket.async_connect(target,
                              [this, id = cmd.conn, conn](const boost::system::error_code& e) {
                                on_connect_done(id, conn, e);
                              });
+}
+
+void AsioProcess::apply_window(const SetWindowCmd& cmd) {
+  auto it = conns_.find(cmd.conn);
+  if (it == conns_.end()) {
+    pending_windows_[cmd.conn] = cmd;
+    return;
+  }
+  size_socket_buffers(it->second->socket.native_handle(), cmd.send_buffer, cmd.recv_buffer);
 }
 
 void AsioProcess::on_connect_done(ConnId id, const ConnPtr& conn,

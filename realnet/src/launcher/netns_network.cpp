@@ -108,6 +108,15 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
   if (scenario.network.dragonfly) return plan_netns_dragonfly(scenario, prefix, calibration);
   if (scenario.network.serial && scenario.network.serial->medium == scenario::SerialMedium::Links)
     return plan_netns_serial(scenario, prefix, calibration);
+  if (scenario::has_site_rtt(scenario.network)) {
+    // Issue 15: the namespaces build a WAN as a star of access links; a per-pair RTT matrix
+    // would need one delay-line link per pair of routers, which is not built yet. Refuse
+    // rather than run the paper's sites at the wrong RTTs.
+    throw std::invalid_argument(
+        scenario.path +
+        ": [network.wan] site_rtt (per-pair site RTTs) is not built in namespaces yet — run it "
+        "with --backend simgrid or --backend ns3 (docs/realnet.md, \"Limits\")");
+  }
   const auto& switches = scenario.network.switches;
   const auto& clusters = scenario.network.clusters;
   const std::vector<scenario::HostSlot> hosts = scenario::enumerate_hosts(scenario.network);

@@ -1,4 +1,5 @@
 // The C++20 front of the ns-3 backend: scenario -> Ns3Spec, then the C++17 runner.
+#include <algorithm>
 #include <stdexcept>
 
 #include "tsunagi/model/roles.hpp"
@@ -14,6 +15,39 @@ int cluster_index(const scenario::Network& network, const std::string& name) {
   for (std::size_t c = 0; c < network.clusters.size(); ++c)
     if (network.clusters[c].name == name) return static_cast<int>(c);
   throw std::invalid_argument("ns3: no cluster named " + name);
+}
+
+// Long fat WANs (issue 15): each site's stack towards every cluster, the pair links, and the
+// slow stacks' rate limits on their hosts' links.
+void add_site_stacks(const scenario::Network& network, Ns3Spec& spec) {
+  const int sites = static_cast<int>(network.clusters.size());
+  for (int c = 0; c < sites; ++c) {
+    const scenario::SiteTcp& tcp = network.clusters[static_cast<std::size_t>(c)].tcp;
+    Ns3SiteTcp& out = spec.clusters[static_cast<std::size_t>(c)].tcp;
+    for (int peer = 0; peer < sites; ++peer) {
+      const scenario::PeerBuffers buffers = scenario::stack_buffers(network, c, peer);
+      out.send_to.push_back(buffers.send);
+      out.recv_from.push_back(buffers.recv);
+    }
+    out.window_scaling = tcp.window_scaling;
+    out.sack = tcp.sack;
+    out.rate_limit = tcp.rate_limit;
+    if (tcp.rate_limit <= 0) continue;
+    for (Ns3Switch& sw : spec.switches)
+      if (sw.cluster == c) sw.host_bandwidth = std::min(sw.host_bandwidth, tcp.rate_limit);
+  }
+  if (!scenario::has_site_rtt(network)) return;
+  for (int a = 0; a < sites; ++a) {
+    for (int b = a + 1; b < sites; ++b) {
+      const scenario::ClusterSpec& ca = network.clusters[static_cast<std::size_t>(a)];
+      const scenario::ClusterSpec& cb = network.clusters[static_cast<std::size_t>(b)];
+      const double bandwidth =
+          std::min({ca.wan_bandwidth, cb.wan_bandwidth, network.backbone.bandwidth});
+      const TimeNs latency =
+          ca.wan_latency + scenario::backbone_latency(network, a, b) + cb.wan_latency;
+      spec.site_links.push_back(Ns3SwitchLink{a, b, bandwidth, latency});
+    }
+  }
 }
 
 // WAN scenarios: clusters, relays, the rendezvous's cluster and SYN timing (plain C++17 data).
@@ -35,6 +69,7 @@ void add_clusters(const scenario::Scenario& scenario, Ns3Spec& spec) {
     cluster.wan_latency = c.wan_latency;
     spec.clusters.push_back(cluster);
   }
+  add_site_stacks(network, spec);
   for (const scenario::RelaySlot& slot : scenario::relay_slots(scenario))
     spec.relays.push_back(
         Ns3Relay{slot.host, slot.cluster, slot.at == scenario::RelayPlacement::Gateway});

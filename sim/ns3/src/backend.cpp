@@ -41,6 +41,7 @@ runner::RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observ
   runner::claim_world_once("run_ns3");
   apply_ns3_defaults(spec.seed);
   apply_syn_timing(spec.syn_rto, spec.syn_retries);
+  if (!spec.site_links.empty()) apply_site_queues();
   const Topology topology = build_topology(spec);
   World world(spec, observer, topology);
 

@@ -126,6 +126,10 @@ void ProcessHost::start_throughput_probe(const ProbeThroughputCmd& cmd) {
   const int target = world_.table().live_process_at(cmd.to);
   if (target < 0) return throughput_measured(cmd.probe, cmd.bytes, 0, false);
   SocketPtr socket = new_tcp_socket();
+  // Like iperf: this site's stack, with -w `window` when the core gave one (the sink listens
+  // with kProbeSinkBuffer, so the sender's buffer bounds the bytes in flight).
+  apply_site_stack(socket, world_.slot(target).cluster);
+  if (cmd.window > 0) size_buffers(socket, cmd.window, cmd.window);
   socket->Bind();
   BulkOut& bulk = bulk_out_[cmd.probe];
   bulk.socket = socket;

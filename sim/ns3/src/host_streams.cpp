@@ -35,12 +35,17 @@ namespace n3 = ::ns3;
 
 void ProcessHost::open_listeners() {
   listener_ = new_tcp_socket();
+  apply_site_stack(listener_, -1, true);
   // Any address: peers on other nodes reach the host's address, those on this node loopback.
   listener_->Bind(n3::InetSocketAddress(n3::Ipv4Address::GetAny(), self_.port));
   listener_->Listen();
   listener_->SetAcceptCallback(n3::MakeCallback(&ProcessHost::accept_request, this),
                                n3::MakeCallback(&ProcessHost::on_accept, this));
   bulk_listener_ = new_tcp_socket();
+  apply_site_stack(bulk_listener_, -1, true);
+  // A throughput probe's sink is an iperf server with a large window: the prober's send buffer
+  // (its -w) is what bounds the transfer.
+  size_buffers(bulk_listener_, 0, kProbeSinkBuffer);
   bulk_listener_->Bind(n3::InetSocketAddress(
       n3::Ipv4Address::GetAny(), static_cast<std::uint16_t>(self_.port + kBulkPortOffset)));
   bulk_listener_->Listen();
@@ -52,7 +57,14 @@ void ProcessHost::open_listeners() {
   udp_->SetRecvCallback(n3::MakeCallback(&ProcessHost::on_datagram, this));
 }
 
-bool ProcessHost::accept_request(SocketPtr, const n3::Address&) {
+// ns-3 3.37 reads a SYN's options on the listener itself (a SYN without window scaling or SACK
+// switches them off there for every later connection) and forks the new connection from it
+// right after this call. So the listener is given here what the handshake with this peer
+// agrees on: each option only when both sites have it (docs/ns3.md).
+bool ProcessHost::accept_request(SocketPtr listener, const n3::Address& from) {
+  if (n3::InetSocketAddress::IsMatchingType(from))
+    agree_site_options(listener,
+                       world_.cluster_at(n3::InetSocketAddress::ConvertFrom(from).GetIpv4()));
   return !driver_.exited();
 }
 
@@ -97,6 +109,12 @@ void ProcessHost::connect(const ConnectCmd& cmd) {
     return;
   }
   SocketPtr socket = new_tcp_socket();
+  apply_site_stack(socket, world_.slot(target).cluster);
+  if (auto window = pending_windows_.find(cmd.conn); window != pending_windows_.end()) {
+    // Buffers before the SYN: ns-3 derives the window scale it offers from the receive buffer.
+    size_buffers(socket, window->second.send_buffer, window->second.recv_buffer);
+    pending_windows_.erase(window);
+  }
   socket->Bind();
   Conn& conn = conns_[cmd.conn];
   conn.socket = socket;
@@ -106,6 +124,15 @@ void ProcessHost::connect(const ConnectCmd& cmd) {
   // How long to wait is the core's decision: it closes the connection when its connect_timeout
   // passes. ns-3's own give-up (its SYN retries, network.syn) is the world's.
   socket->Connect(n3::InetSocketAddress(address_of(target), world_.slot(target).port));
+}
+
+void ProcessHost::apply_window(const SetWindowCmd& cmd) {
+  auto it = conns_.find(cmd.conn);
+  if (it == conns_.end()) {
+    pending_windows_[cmd.conn] = cmd;
+    return;
+  }
+  size_buffers(it->second.socket, cmd.send_buffer, cmd.recv_buffer);
 }
 
 void ProcessHost::on_connected(SocketPtr socket) {
@@ -167,11 +194,13 @@ void ProcessHost::fail_connect(ConnId id, ConnectFailure reason) {
   deliver(ConnectFailedInput{id, reason});
 }
 
-void ProcessHost::on_accept(SocketPtr socket, const n3::Address&) {
+void ProcessHost::on_accept(SocketPtr socket, const n3::Address& from) {
   if (driver_.exited()) {
     socket->Close();
     return;
   }
+  if (n3::InetSocketAddress::IsMatchingType(from))
+    apply_site_stack(socket, world_.cluster_at(n3::InetSocketAddress::ConvertFrom(from).GetIpv4()));
   const ConnId id = driver_.next_accepted_conn();
   Conn& conn = conns_[id];
   conn.socket = socket;

@@ -19,3 +19,13 @@ namespace tsunagi::sim::ns3 {
 void build_mesh(const Ns3Mesh& mesh, const std::vector<::ns3::Ptr<::ns3::Node>>& switches);
 
 }  // namespace tsunagi::sim::ns3
+
+namespace tsunagi::sim::ns3 {
+
+// Sites with per-pair RTTs (issue 15, site_links.cpp): one point-to-point link per pair of
+// cluster routers (addresses from the mesh space, unused in WANs), and on each router a route
+// for every switch block of the other cluster over it. The star core stays for the gateways;
+// these more specific routes win over a router's default route to it.
+void build_site_links(const Ns3Spec& spec, const std::vector<::ns3::Ptr<::ns3::Node>>& switches);
+
+}  // namespace tsunagi::sim::ns3

@@ -53,4 +53,8 @@ void apply_syn_timing(std::int64_t rto_ns, int retries) {
                          n3::UintegerValue(static_cast<std::uint32_t>(retries + 1)));
 }
 
+void apply_site_queues() {
+  n3::Config::SetDefault("ns3::DropTailQueue<Packet>::MaxSize", n3::StringValue(kSiteDeviceQueue));
+}
+
 }  // namespace tsunagi::sim::ns3

@@ -50,6 +50,7 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   void arm_timer(const ArmTimerCmd& cmd);
   void compute(const ComputeCmd& cmd);
   void exit_process(const ExitCmd& exit) { stop(exit); }
+  void apply_window(const SetWindowCmd& cmd);
 
  private:
   using SocketPtr = ::ns3::Ptr<::ns3::Socket>;
@@ -60,6 +61,14 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   // Where to reach process `target`: its address, or loopback when it runs on this node.
   ::ns3::Ipv4Address address_of(int target) const;
   SocketPtr new_tcp_socket();
+  // host_windows.cpp (issue 15): socket buffers in bytes, 0 = leave that one as it is.
+  static void size_buffers(const SocketPtr& socket, std::uint64_t send, std::uint64_t recv);
+  // This site's stack on a socket to or from cluster `peer` (-1: unknown): window scaling, SACK
+  // and its buffers towards that cluster. A listener gets scaling and SACK only.
+  void apply_site_stack(const SocketPtr& socket, int peer, bool listener = false) const;
+  // On a listener about to fork a connection from cluster `peer`: window scaling and SACK on
+  // only when both sites have them (what the handshake agrees on).
+  void agree_site_options(const SocketPtr& listener, int peer) const;
 
   // ------------------------------------------------ connections (host_streams.cpp)
  public:
@@ -152,6 +161,8 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   SocketPtr udp_;
   SocketPtr bulk_listener_;
   std::map<ConnId, Conn> conns_;
+  // SetWindow for outgoing connections not yet created (the core sizes them before connecting).
+  std::map<ConnId, SetWindowCmd> pending_windows_;
   std::map<::ns3::Socket*, ConnId> by_socket_;  // looked up only
   std::uint64_t connect_attempts_ = 0;
   std::map<std::uint64_t, Probe> probes_;

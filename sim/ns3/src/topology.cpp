@@ -168,6 +168,7 @@ class Builder {
       topology_.filters.push_back(filter_of(router));
       topology_.filters.back()->configure(spec_, static_cast<int>(c), places.get());
     }
+    if (!spec_.site_links.empty()) build_site_links(spec_, topology_.switches);
   }
 
   static n3::Ptr<WanFilter> filter_of(const n3::Ptr<n3::Node>& router) {

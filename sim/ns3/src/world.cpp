@@ -40,23 +40,25 @@ World::World(const Ns3Spec& spec, runner::RunObserver& observer, const Topology&
     const auto rank = static_cast<Rank>(r);
     add_process({runner::Role::Node, rank, runner::process_label(rank), "", "",
                  site_of(spec, spec.switches.at(sw).cluster)},
-                topology.hosts[host], slot_of[r]);
+                topology.hosts[host], slot_of[r], spec.switches.at(sw).cluster);
   }
   add_process({runner::Role::Rendezvous, kNoRank, runner::process_label(kNoRank), "", "",
                site_of(spec, spec.rendezvous_cluster)},
-              topology.rendezvous, 0);
+              topology.rendezvous, 0, spec.rendezvous_cluster);
   for (std::size_t r = 0; r < topology.relays.size(); ++r) {
     // A relay daemon is labelled by its host.
     add_process({runner::Role::Relay, kNoRank, topology.relays[r].name, "", "",
                  site_of(spec, spec.relays[r].cluster)},
-                topology.relays[r], 0);
+                topology.relays[r], 0, spec.relays[r].cluster);
   }
+  for (const Ns3Cluster& cluster : spec.clusters) site_tcp_.push_back(cluster.tcp);
   table_.plan_kills(spec.faults);
 }
 
 // The endpoint is "<address>:<port>", the port kFirstPort + the process's slot on its node.
-void World::add_process(runner::ProcessRow row, const TopologyHost& host, int slot) {
+void World::add_process(runner::ProcessRow row, const TopologyHost& host, int slot, int cluster) {
   NodeSlot entry;
+  entry.cluster = cluster;
   entry.node = host.node;
   entry.address = host.address;
   entry.port = static_cast<std::uint16_t>(kFirstPort + slot);
@@ -67,6 +69,17 @@ void World::add_process(runner::ProcessRow row, const TopologyHost& host, int sl
   row.host = host.name;
   table_.add(std::move(row));
   slots_.push_back(entry);
+}
+
+const Ns3SiteTcp* World::site_tcp(int cluster) const {
+  if (cluster < 0 || static_cast<std::size_t>(cluster) >= site_tcp_.size()) return nullptr;
+  return &site_tcp_[static_cast<std::size_t>(cluster)];
+}
+
+int World::cluster_at(::ns3::Ipv4Address address) const {
+  for (const NodeSlot& slot : slots_)
+    if (slot.address == address) return slot.cluster;
+  return -1;
 }
 
 bool World::is_address_of_run(const Endpoint& endpoint) const {

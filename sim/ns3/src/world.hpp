@@ -23,6 +23,7 @@ struct NodeSlot {
   ::ns3::Ipv4Address address;
   std::uint16_t port = 0;
   ProcessHost* process = nullptr;  // while its host object lives
+  int cluster = -1;                // its site (index into the spec's clusters), -1 without
 };
 
 class World {
@@ -39,15 +40,21 @@ class World {
   // Whether the address part of `endpoint` ("<address>:<port>") is a process's node's address.
   bool is_address_of_run(const Endpoint& endpoint) const;
 
+  // The TCP stack of cluster `cluster` (issue 15), or nullptr without clusters.
+  const Ns3SiteTcp* site_tcp(int cluster) const;
+  // The cluster of the process at `address`, -1 when none.
+  int cluster_at(::ns3::Ipv4Address address) const;
+
   // Records an exit; when everyone has exited, the simulation stops (the rendezvous releases
   // everyone at the end of the run, so nobody waits for a backend).
   void on_exited();
 
  private:
-  void add_process(runner::ProcessRow row, const TopologyHost& host, int slot);
+  void add_process(runner::ProcessRow row, const TopologyHost& host, int slot, int cluster);
 
   runner::ProcessTable table_;
-  std::vector<NodeSlot> slots_;  // parallel to the table's rows
+  std::vector<NodeSlot> slots_;       // parallel to the table's rows
+  std::vector<Ns3SiteTcp> site_tcp_;  // by cluster
 };
 
 }  // namespace tsunagi::sim::ns3

@@ -15,10 +15,20 @@
 
 namespace tsunagi::sim::simgrid {
 
-void ProcessActor::put(int target, Message* message, std::uint64_t size, const Watch& what) {
+void ProcessActor::put(int target, Message* message, std::uint64_t size, const Watch& what,
+                       double rate) {
   message->from = index_;
   ActorSlot& receiver = world_.slot(target);
-  ::simgrid::s4u::CommPtr comm = receiver.inbox->put_async(message, world_.modelled_size(size));
+  ::simgrid::s4u::CommPtr comm;
+  if (rate > 0) {
+    // A per-communication rate (a TCP window over the RTT, issue 15) must be set before the
+    // communication starts.
+    comm = receiver.inbox->put_init(message, world_.modelled_size(size));
+    comm->set_rate(rate);
+    comm->start();
+  } else {
+    comm = receiver.inbox->put_async(message, world_.modelled_size(size));
+  }
   std::uint32_t slot;
   if (free_puts_.empty()) {
     slot = static_cast<std::uint32_t>(puts_.size());

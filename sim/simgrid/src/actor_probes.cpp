@@ -10,6 +10,12 @@
 #include "process_actor.hpp"
 
 namespace tsunagi::sim::simgrid {
+namespace {
+
+// Receive buffer of a throughput probe's sink: an iperf server with a large window (as ns-3's).
+constexpr std::uint64_t kProbeSinkBuffer = std::uint64_t{64} << 20;
+
+}  // namespace
 
 void ProcessActor::start_rtt_probe(const ProbeRttCmd& cmd) {
   const int target = world_.table().live_process_at(cmd.to);
@@ -85,7 +91,10 @@ void ProcessActor::start_throughput_probe(const ProbeThroughputCmd& cmd) {
   Message* bulk = world_.pool().take();
   bulk->kind = MessageKind::Bulk;
   bulk->token = cmd.probe;
-  put(target, bulk, cmd.bytes, Watch{MessageKind::Bulk, target, 0, cmd.probe});
+  // Like iperf: a TCP transfer whose sender's buffer is `cmd.window` (-w; 0 = its site's stack
+  // default) towards a sink with a large window, bounded by the stacks' rate limits.
+  put(target, bulk, cmd.bytes, Watch{MessageKind::Bulk, target, 0, cmd.probe},
+      world_.stream_rate(index_, target, cmd.window, kProbeSinkBuffer));
 }
 
 void ProcessActor::on_bulk_put_done(const Watch& what) {

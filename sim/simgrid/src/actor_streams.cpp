@@ -212,7 +212,11 @@ void ProcessActor::pump(ConnId id, Conn& conn) {
     conn.fin_due = conn.fin_due && !message->fin;
   }
   conn.sending = true;
-  put(conn.peer, message, size, Watch{message->kind, conn.peer, id});
+  const auto buffer = send_buffers_.find(id);
+  const double rate =
+      world_.stream_rate(index_, conn.peer, buffer == send_buffers_.end() ? 0 : buffer->second,
+                         world_.recv_buffer(conn.peer, conn.peer_conn));
+  put(conn.peer, message, size, Watch{message->kind, conn.peer, id}, rate);
 }
 
 void ProcessActor::on_stream_put_done(const Watch& what) {
@@ -233,6 +237,13 @@ void ProcessActor::on_stream_put_done(const Watch& what) {
     return;
   }
   pump(what.conn, conn);
+}
+
+// The core's buffers for a connection: our send buffer bounds what we send, our receive buffer
+// what the peer sends (it reads it from the world).
+void ProcessActor::apply_window(const SetWindowCmd& cmd) {
+  send_buffers_[cmd.conn] = cmd.send_buffer;
+  world_.set_recv_buffer(index_, cmd.conn, cmd.recv_buffer);
 }
 
 void ProcessActor::send_reset(int target, ConnId peer_conn) {

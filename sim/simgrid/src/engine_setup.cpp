@@ -84,7 +84,10 @@ void configure_engine(const scenario::Scenario& scenario, const SimgridOptions& 
   }
   // A flow never goes faster than window / (2 * route latency): SimGrid's default 4 MiB window
   // only bites on long-latency routes, as TCP's would.
-  sg4::Engine::set_config("network/TCP-gamma", 4194304.0);
+  // Sites with per-pair RTTs and TCP stacks (issue 15) bound each stream by its own window
+  // (World::stream_rate), so the global one steps aside there.
+  sg4::Engine::set_config("network/TCP-gamma",
+                          scenario::has_site_rtt(scenario.network) ? 1e15 : 4194304.0);
   // No 5% ACK load on the reverse route: links are full duplex and directions stay
   // independent, and the solver's systems stay small (twice as fast under probe storms).
   sg4::Engine::set_config("network/crosstraffic", false);

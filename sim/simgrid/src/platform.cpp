@@ -147,7 +147,11 @@ Platform build_platform(const scenario::Network& network, const PlatformOptions&
   if (network.serial) return build_serial_platform(network, options);
   const std::size_t root = root_switch_index(network);
   const std::vector<int> cluster_of = scenario::cluster_of_switches(network);
-  sg4::NetZone* wan = network.clusters.empty() ? nullptr : sg4::create_star_zone("wan");
+  const bool sites = scenario::has_site_rtt(network);
+  sg4::NetZone* wan = network.clusters.empty() ? nullptr
+                      : sites                  ? sg4::create_full_zone("wan")
+                                               : sg4::create_star_zone("wan");
+  std::vector<SwitchZones> site_roots(network.clusters.size());
   const std::vector<int> parents = parent_indices(network);
   std::vector<bool> has_children(network.switches.size(), false);
   for (int parent : parents)
@@ -166,7 +170,9 @@ Platform build_platform(const scenario::Network& network, const PlatformOptions&
         parents[s] < 0 ? nullptr : &switches[static_cast<std::size_t>(parents[s])];
     switches.push_back(create_switch(spec, parent, has_children[s], wan));
     const int cluster = cluster_of[s];
-    if (wan != nullptr && parent == nullptr)
+    if (wan != nullptr && parent == nullptr && sites)
+      site_roots[static_cast<std::size_t>(cluster)] = switches[s];
+    else if (wan != nullptr && parent == nullptr)
       join_wan(wan, switches[s], network.clusters[static_cast<std::size_t>(cluster)]);
     next_slot = add_switch_hosts(switches[s], s, network, slots, next_slot, options, platform);
     // The rendezvous gets a host of its own on the root switch, wired like the root's hosts.
@@ -183,6 +189,7 @@ Platform build_platform(const scenario::Network& network, const PlatformOptions&
       }
     }
   }
+  if (sites) join_site_backbone(wan, site_roots, network);
   if (wan != nullptr)
     wan->seal();
   else

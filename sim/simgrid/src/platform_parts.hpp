@@ -47,6 +47,11 @@ std::size_t add_switch_hosts(const SwitchZones& sw, std::size_t s, const scenari
 SwitchZones create_switch(const scenario::SwitchSpec& spec, const SwitchZones* parent,
                           bool has_children, sg4::NetZone* top);
 
+// Sites on a backbone with one link per pair (site_backbone.cpp, issue 15): `roots` holds
+// each cluster's root switch, in cluster order; `wan` is a full zone.
+void join_site_backbone(sg4::NetZone* wan, const std::vector<SwitchZones>& roots,
+                        const scenario::Network& network);
+
 // A Dragonfly (dragonfly_platform.cpp): called by build_platform for network.dragonfly.
 Platform build_dragonfly_platform(const scenario::Network& network, const PlatformOptions& options);
 

@@ -45,6 +45,7 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   void start_throughput_probe(const ProbeThroughputCmd& cmd);
   void compute(const ComputeCmd& cmd);
   void exit_process(const ExitCmd& exit) { stop(exit, now()); }
+  void apply_window(const SetWindowCmd& cmd);
 
  private:
   // ------------------------------------------------ what the sender of a message needs
@@ -114,7 +115,8 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   void on_arrival(const Completion& done);
   void on_put_done(const Completion& done);
   void on_message(Message* message);
-  void put(int target, Message* message, std::uint64_t size, const Watch& what);
+  // rate > 0: the message's flow never goes faster (a TCP window, world_windows.cpp).
+  void put(int target, Message* message, std::uint64_t size, const Watch& what, double rate = 0);
 
   // actor_commands.cpp: timers of the core and of this adapter, computations
   void on_exec_done(std::uint64_t id);
@@ -177,6 +179,9 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_seq_ = 0;
 
+  // SetWindow's send buffers by connection (0 or absent = the site stack's default). Kept apart
+  // from conns_: the core sizes an outgoing connection before its ConnectCmd creates the Conn.
+  std::map<ConnId, std::uint64_t> send_buffers_;
   std::map<ConnId, Conn> conns_;  // ordered: closing everything at exit goes in id order
   std::uint64_t connect_attempts_ = 0;
   std::map<std::uint64_t, Probe> probes_;

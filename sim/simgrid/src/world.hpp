@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <simgrid/forward.h>
@@ -77,6 +79,12 @@ class World {
   // Round trip of `bytes` each way between two processes' hosts, uncontended, read off the
   // platform's route (the flow model's answer for an idle network).
   TimeNs route_rtt(int from, int to, std::uint32_t bytes) const;
+  // TCP windows (world_windows.cpp, issue 15): the rate a stream from process `from` to `to`
+  // may reach with these buffers (0 = the site stack's default), 0 when nothing bounds it.
+  double stream_rate(int from, int to, std::uint64_t send_buffer, std::uint64_t recv_buffer) const;
+  // The receive buffer the core gave connection `conn` of `process` (the sender needs it).
+  void set_recv_buffer(int process, ConnId conn, std::uint64_t bytes);
+  std::uint64_t recv_buffer(int process, ConnId conn) const;
   // After the engine stopped at `clock`: the table's summary (processes that never exited
   // failed) with the router counts. The run ends at the last exit: exited processes still
   // flushing their streams keep SimGrid's clock going a little longer, not part of the run.
@@ -94,6 +102,7 @@ class World {
   std::vector<std::uint64_t> wan_connections_;  // per cluster router
   MessagePool pool_;
   std::unique_ptr<Completions> completions_;
+  std::map<std::pair<int, ConnId>, std::uint64_t> recv_buffers_;
   bool route_probes_ = false;
   std::uint64_t latency_only_below_ = 0;
   double loopback_bandwidth_ = 0;

@@ -65,7 +65,18 @@ struct OverlayConfig {
   bool trace_full_routes = true;  // false: one digest per node instead of its whole table
 };
 
-enum class WorkloadKind { None, PingPong, IntSort, Connectivity, Multicast, Lmmc };
+enum class WorkloadKind { None, PingPong, IntSort, Connectivity, Multicast, Lmmc, Indices };
+
+// Paper 004's link indices: for every ordered pair of ranks, blocking ping-pong times for each
+// size (as mpptest), the raw RTT for each size (as ping) and one bulk transfer (as iperf); rank 0
+// runs the pairs one after another and reports TCP, OH_s, BW_s (docs/wan-windows.md).
+struct IndicesConfig {
+  std::vector<std::uint64_t> sizes{64,    256,    1024,    4096,    16384,
+                                   65536, 262144, 1048576, 4194304, 8388608};
+  int repeats = 3;                         // ping-pongs per size; the fastest counts (mpptest)
+  std::uint64_t stream_bytes = 64u << 20;  // the bulk transfer of the TCP bandwidth
+  double nominal_bandwidth = 125e6;        // bytes/s the TCP index divides by (paper: 1 Gbit/s)
+};
 
 // Every rank sends one small message to every other and answers each (paper 001's
 // connectivity matrix). A message with neither answer nor undeliverable notice by the deadline
@@ -146,6 +157,7 @@ struct WorkloadConfig {
   ConnectivityConfig connectivity;
   MulticastConfig multicast;
   LmmcConfig lmmc;
+  IndicesConfig indices;
 };
 
 // CPU time the paper's system spent and a flow model leaves out (paper 000 Fig. 5 discusses
@@ -158,8 +170,24 @@ struct CostConfig {
   bool any() const { return relay > 0 || select_per_connection > 0 || connect > 0; }
 };
 
+// Socket buffers of the data connections (issue 15, docs/wan-windows.md): Default = the host
+// stack's own; Fixed = `bytes` for send and receive on every data connection; Auto = from the
+// bandwidth-delay product the node measured to that peer (RTT probes and a throughput probe made
+// with `max_bytes` buffers), times `headroom`, within [min_bytes, max_bytes].
+enum class WindowMode { Default, Fixed, Auto };
+struct WindowConfig {
+  WindowMode mode = WindowMode::Default;
+  std::uint64_t bytes = 0;
+  double headroom = 1.25;
+  std::uint64_t min_bytes = 65536;
+  std::uint64_t max_bytes = 32u << 20;
+  int rtt_samples = 3;
+  std::uint64_t probe_bytes = 8u << 20;
+};
+
 struct ProtocolConfig {
   InferenceConfig inference;
+  WindowConfig window;
   CostConfig costs;
   OverlayConfig overlay;
   WorkloadConfig workload;
@@ -183,5 +211,6 @@ const char* to_string(DirectoryMode mode);
 bool parse_directory_mode(const std::string& text, DirectoryMode& out);
 bool parse_plan_kind(const std::string& text, PlanKind& out);
 bool parse_workload_kind(const std::string& text, WorkloadKind& out);
+const char* to_string(WindowMode mode);
 
 }  // namespace tsunagi

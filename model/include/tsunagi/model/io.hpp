@@ -78,7 +78,12 @@ struct ProbeRttCmd { std::uint64_t probe = 0; Endpoint to; int samples = 1; std:
 // A bulk transfer of `bytes` to the process at `to`, outside every connection the core holds
 // (like iperf). Probes started together really share the links they cross; that sharing is
 // what tree inference measures (paper 000 §2.2).
-struct ProbeThroughputCmd { std::uint64_t probe = 0; Endpoint to; std::uint64_t bytes = 0; };
+// `window`: socket buffers of the probe's connection (0 = the host stack's own, as iperf without -w).
+struct ProbeThroughputCmd { std::uint64_t probe = 0; Endpoint to; std::uint64_t bytes = 0; std::uint64_t window = 0; };
+// Size the socket buffers (SO_SNDBUF, SO_RCVBUF) of a connection: issued before its ConnectCmd
+// for an outgoing one (window scaling is agreed in the handshake), at any time for an accepted
+// one; 0 = leave that buffer at the host stack's default (issue 15, docs/wan-windows.md).
+struct SetWindowCmd { ConnId conn = 0; std::uint64_t send_buffer = 0; std::uint64_t recv_buffer = 0; };
 struct ComputeCmd { std::uint64_t task = 0; TimeNs duration = 0; };
 // A protocol decision. Decisions never carry wall-clock time so traces can be diffed.
 struct TraceCmd { std::string kind; nlohmann::json detail; };
@@ -90,7 +95,7 @@ struct ReportCmd { std::string key; nlohmann::json value; };
 struct ExitCmd { bool ok = true; std::string reason; bool released = false; };
 
 using Command = std::variant<ConnectCmd, SendCmd, CloseCmd, ArmTimerCmd, ProbeRttCmd, ComputeCmd,
-                             TraceCmd, ReportCmd, ExitCmd, ProbeThroughputCmd>;
+                             TraceCmd, ReportCmd, ExitCmd, ProbeThroughputCmd, SetWindowCmd>;
 
 // What every role implements.
 class Process {
@@ -110,7 +115,7 @@ class Process {
 // How every backend performs a core's commands: in the order they were issued, and none after
 // the one that stopped the process (its ExitCmd). `Backend` has one member per command kind —
 // connect, send, close, arm_timer, probe_rtt, probe_throughput, compute, trace, report,
-// exit_process — and `stopped()`; a command kind a backend does not handle fails to compile.
+// exit_process, set_window — and `stopped()`; a command kind a backend does not handle fails to compile.
 template <class Backend>
 void perform_commands(Process& core, Backend& backend) {
   for (Command& command : core.drain_commands()) {
@@ -127,6 +132,7 @@ void perform_commands(Process& core, Backend& backend) {
           else if constexpr (std::is_same_v<T, TraceCmd>) backend.trace(cmd);
           else if constexpr (std::is_same_v<T, ReportCmd>) backend.report(cmd);
           else if constexpr (std::is_same_v<T, ExitCmd>) backend.exit_process(cmd);
+          else if constexpr (std::is_same_v<T, SetWindowCmd>) backend.set_window(cmd);
           else static_assert(sizeof(T) == 0, "a command kind is not performed");
         },
         command);

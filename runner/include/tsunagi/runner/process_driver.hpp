@@ -161,6 +161,12 @@ class DrivenProcess {
     }
     adapter().start_throughput_probe(cmd);
   }
+  // Socket buffers the core chose for a connection (protocol.window, issue 15): counted for
+  // result.json, then sized by the adapter (apply_window) as its world can.
+  void set_window(const SetWindowCmd& cmd) {
+    driver_.table().count("windows.set");
+    adapter().apply_window(cmd);
+  }
 
  protected:
   DrivenProcess(ProcessTable& table, int index, std::unique_ptr<Process> core)

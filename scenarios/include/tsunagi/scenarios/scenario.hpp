@@ -11,6 +11,7 @@
 #include "tsunagi/model/config.hpp"
 #include "tsunagi/model/types.hpp"
 #include "tsunagi/scenarios/serial_spec.hpp"
+#include "tsunagi/scenarios/site_tcp.hpp"
 
 namespace tsunagi::scenario {
 
@@ -60,6 +61,7 @@ struct ClusterSpec {
   TimeNs wan_latency = 1 * kNsPerMs;
   int relays = 0;  // relay daemons of this cluster
   RelayPlacement relay_at = RelayPlacement::Inside;
+  SiteTcp tcp;  // the TCP stack of this site's hosts (issue 15)
   bool operator==(const ClusterSpec&) const = default;
 };
 
@@ -106,6 +108,7 @@ struct Network {
   std::vector<ClusterSpec> clusters;  // empty = one LAN, no routers, no policies
   std::string rendezvous_cluster;     // with clusters: where the rendezvous host sits
   SynTiming syn;
+  SiteBackbone backbone;  // per-pair site RTTs (issue 15); empty rtt = the star of wan_latency
   // A Dragonfly instead of a switch tree: `switches` are its routers (no tree, no clusters).
   std::optional<DragonflySpec> dragonfly;
   // Serial links between nodes (issue 14): `switches` are the nodes' link cards (serial.hpp).

@@ -41,6 +41,11 @@ class WorkloadContext {
   // The switch group of each rank as the rendezvous inferred it (group index per rank); empty
   // when this run inferred none (plan = all without inference, relay plans).
   virtual const std::vector<int>& switch_group_of_rank() const = 0;
+  // Measurements outside every connection, as ping and iperf make them: the round trip of
+  // `bytes` each way (minimum of `samples`), and a bulk transfer of `bytes` with the buffers the
+  // run's data connections get (protocol.window). Workload::on_probe(probe, ...) follows.
+  virtual void probe_rtt(Rank dst, std::uint64_t probe, std::uint32_t bytes, int samples) = 0;
+  virtual void probe_throughput(Rank dst, std::uint64_t probe, std::uint64_t bytes) = 0;
 };
 
 class Workload {
@@ -55,6 +60,10 @@ class Workload {
   // gave up): the overlay says so instead of losing it silently.
   virtual void on_undeliverable(WorkloadContext& /*ctx*/, Rank /*dst*/, std::uint32_t /*tag*/,
                                 const std::string& /*reason*/) {}
+  // A probe of WorkloadContext::probe_rtt / probe_throughput finished: `elapsed` is the RTT or
+  // the transfer's time; ok = false: the peer could not be measured.
+  virtual void on_probe(WorkloadContext& /*ctx*/, std::uint64_t /*probe*/, TimeNs /*elapsed*/,
+                        bool /*ok*/) {}
   // The run is ending (the rendezvous started the shutdown): last reports of this rank.
   virtual void on_shutdown(WorkloadContext& /*ctx*/) {}
 };

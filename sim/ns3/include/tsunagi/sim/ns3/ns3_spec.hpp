@@ -41,6 +41,17 @@ struct Ns3Switch {
 // A cluster of a WAN scenario (scenario::ClusterSpec in plain C++17 types). Its root switch is
 // also its router: the router's WAN link joins the core, and its policy filters packets there.
 enum class Ns3Policy { Open, Firewall, InboundFirewall, Nat };
+// A site's TCP stack (issue 15; scenario::SiteTcp under the run's tcp_profile): the buffers its
+// hosts use towards each cluster (by index; its own index = traffic inside the site; 0 = leave
+// ns-3's default), RFC 1323 window scaling and SACK. rate_limit (bytes/s, 0 = none) is applied
+// as the site's host links' rate (docs/ns3.md).
+struct Ns3SiteTcp {
+  std::vector<std::uint64_t> send_to;
+  std::vector<std::uint64_t> recv_from;
+  bool window_scaling = true;
+  bool sack = true;
+  double rate_limit = 0;
+};
 struct Ns3Cluster {
   std::string name;
   int root_switch = 0;
@@ -51,6 +62,7 @@ struct Ns3Cluster {
   int connect_burst = 0;
   double wan_bandwidth = 0;  // bytes/s, router <-> WAN core
   TimeNs wan_latency = 0;
+  Ns3SiteTcp tcp;
 };
 
 // A relay daemon: an extra host on its cluster's root switch (inside) or on the router with a
@@ -98,6 +110,10 @@ struct Ns3Spec {
   // A shared Ethernet segment (serial networks' medium = "shared", issue 14): switch 0's hosts
   // and the rendezvous on one CSMA channel at switch 0's host rate and latency, no switch.
   bool shared_segment = false;
+
+  // Sites with per-pair RTTs (issue 15): one link per pair of cluster routers (a, b = cluster
+  // indices), carrying both access links' and the backbone's latency. Empty: the star core only.
+  std::vector<Ns3SwitchLink> site_links;
   std::vector<runner::PlannedKill> faults;  // [[faults]]
   std::uint64_t seed = 1;
   ProtocolConfig protocol;  // processes filled in
@@ -121,6 +137,9 @@ Endpoint relay_endpoint_in(const Ns3Spec& spec, int relay);
 inline constexpr int kFirstPort = 7000;
 inline constexpr int kBulkPortOffset = 10000;
 inline constexpr int kProbePortOffset = 7100;
+
+// Receive buffer of a throughput probe's sink (an iperf server with a large window; issue 15).
+inline constexpr std::uint64_t kProbeSinkBuffer = std::uint64_t{64} << 20;
 inline constexpr int kMaxProcsPerHost = 1000;
 
 }  // namespace tsunagi::sim::ns3
