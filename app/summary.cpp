@@ -41,6 +41,10 @@ std::string tree_words(const ordered_json& r) {
 std::string inference_line(const ordered_json& r) {
   const ordered_json& correct = at(r, "inference.groups_correct");
   std::string verdict = correct.is_boolean() ? (correct.get<bool>() ? "correct" : "WRONG") : "?";
+  // A wrong answer where none can be right is said so: it does not fail the run.
+  const ordered_json* not_judged = runner::find_dotted(r, "inference.groups_not_judged");
+  if (correct == false && not_judged != nullptr && not_judged->is_string())
+    verdict += ", not judged: " + not_judged->get<std::string>();
   return text(at(r, "inference.groups_count")) + " switch groups inferred, " +
          text(at(r, "inference.true_groups_count")) + " true: " + verdict + " (" +
          text(at(r, "inference.rtt_probes")) + " RTT probes)" + tree_words(r);

@@ -26,6 +26,7 @@ struct DaemonOptions {
   double linger_s = 2.0;  // after the exit: wait this long at most for writes to drain
   bool status = false;    // print "tsunagi-status ..." lines on stdout
   bool quiet = false;
+  std::string secret_file;  // the run's secret (0600); "" = TSUNAGI_RUN_SECRET
   // nodes (and relays: rendezvous, host label = the relay's label, site, wait)
   Rank rank = kNoRank;
   std::string rank_env;  // take the rank from this environment variable

@@ -32,6 +32,14 @@ std::vector<std::string> read_hosts_file(const std::string& path) {
   return hosts;
 }
 
+}  // namespace
+
+std::string run_secret_path(const LaunchOptions& options) {
+  return (fs::absolute(options.work_dir) / "run.secret").string();
+}
+
+namespace {
+
 // Options every daemon of the run gets: the same scenario and overrides, the shared epoch.
 std::vector<std::string> common_args(const scenario::Scenario& scenario,
                                      const LaunchOptions& options, std::int64_t epoch_ns,
@@ -42,6 +50,8 @@ std::vector<std::string> common_args(const scenario::Scenario& scenario,
     args.push_back(set);
   }
   args.insert(args.end(), {"--events", events});
+  // The path only: the secret itself never goes on a command line (run_secret.hpp).
+  args.insert(args.end(), {"--secret-file", run_secret_path(options)});
   // Monotonic clocks are shared by the processes of one machine only.
   if (epoch_ns >= 0) args.insert(args.end(), {"--epoch-ns", std::to_string(epoch_ns)});
   args.insert(args.end(), {"--rtt-samples-min", std::to_string(options.rtt_samples_min), "--linger",

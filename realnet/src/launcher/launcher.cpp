@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "../adapter/run_secret.hpp"
 #include "event_replay.hpp"
 #include "launch_plan.hpp"
 #include "netns_session.hpp"
@@ -243,6 +244,7 @@ runner::RunSummary Launch::run() {
     observer_.on_progress("realnet: removed " + std::to_string(stale) + " namespaces of dead runs");
   const DaemonPaths paths = find_daemons(options_);
   fs::create_directories(options_.work_dir);
+  write_run_secret(run_secret_path(options_));  // before any daemon starts and reads it
   plan_ = make_launch_plan(scenario_, options_, paths, epoch_ns_,
                            "tsg" + std::to_string(getpid()) + "-");
   if (plan_.mode == "netns" && geteuid() != 0)
@@ -323,6 +325,10 @@ runner::RunSummary Launch::finish() {
   summary.end = replay.last_exit;
   summary.failure = failure_;
   summary.all_exited_ok = failure_.empty();
+  if (plan_.mode == "loopback")
+    summary.topology_hidden =
+        "realnet on loopback: every process on 127.0.0.1 measures loopback "
+        "RTTs, so no switch can be seen";
   return summary;
 }
 
