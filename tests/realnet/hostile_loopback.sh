@@ -79,10 +79,10 @@ NODE_AT=$(sed -n 's/^tsunagi-status r0 listening //p' "$WORK/r0.out")
 [ -n "$NODE_AT" ] || { cat "$WORK/r0.err" >&2; fail "r0 did not start"; }
 python3 "$PEER" stranger "$NODE_AT" || fail "stranger against r0"
 kill -0 "$NODE" || fail "r0 died under the attack"
-rejected=$(grep -c '"frame_rejected".*authentication' "$WORK/r0.events.jsonl" || true)
+rejected=$(grep '"kind":"frame_rejected"' "$WORK/r0.events.jsonl" | grep -c authentication || true)
 [ "$rejected" -eq 7 ] || { cat "$WORK/r0.events.jsonl" >&2; fail "r0 traced $rejected refusals, expected 7"; }
 grep -q '"kind":"\(shortcut_up\|static_connection\|relay_attached\)' "$WORK/r0.events.jsonl" \
   && fail "r0 acted on a stranger's hello"
-rejected=$(grep -c '"frame_rejected".*authentication' "$WORK/roomy.events.jsonl" || true)
+rejected=$(grep '"kind":"frame_rejected"' "$WORK/roomy.events.jsonl" | grep -c authentication || true)
 [ "$rejected" -ge 7 ] || fail "the rendezvous traced $rejected refusals, expected at least 7"
 echo "ok: every stranger frame was refused with a reason (7 on r0, $rejected on the rendezvous)"

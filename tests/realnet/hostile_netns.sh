@@ -53,9 +53,9 @@ for _ in $(seq 100); do grep -q "listening" "$WORK/r0.out" 2>/dev/null && break;
 R0=$(sed -n 's/^tsunagi-status r0 listening //p' "$WORK/r0.out")
 [ -n "$R0" ] || { cat "$WORK/r0.err" >&2; fail "r0 did not start"; }
 ip netns exec "$NS_EVIL" python3 "$PEER" stranger "$R0" || fail "stranger against r0"
-rejected=$(grep -c '"frame_rejected".*authentication' "$WORK/r0.events.jsonl" || true)
+rejected=$(grep '"kind":"frame_rejected"' "$WORK/r0.events.jsonl" | grep -c authentication || true)
 [ "$rejected" -eq 7 ] || fail "r0 traced $rejected refusals, expected 7"
-rejected=$(grep -c '"frame_rejected".*authentication' "$WORK/rv.events.jsonl" || true)
+rejected=$(grep '"kind":"frame_rejected"' "$WORK/rv.events.jsonl" | grep -c authentication || true)
 [ "$rejected" -eq 7 ] || fail "the rendezvous traced $rejected refusals, expected 7"
 echo "ok: r0 and the rendezvous refused all 7 stranger attempts across the LAN"
 
