@@ -4,13 +4,14 @@
 using namespace tsunagi;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  FuzzedDataProvider in(data, size);
-  fuzz::RoleDriver driver(in);
-  auto cfg = driver.config();
-  if (cfg->overlay.plan != PlanKind::Relay && in.ConsumeBool()) cfg->overlay.plan = PlanKind::Relay;
-  std::unique_ptr<Process> role = make_node();
-  driver.run(*role, StartedInput{in.ConsumeIntegralInRange<Rank>(0, cfg->processes - 1), "p0",
-                                 "rdv", "h" + std::to_string(in.ConsumeIntegralInRange(0, 3)),
-                                 in.ConsumeBool() ? "s0" : "", cfg, "", 0});
-  return 0;
+  return fuzz::fuzz_role(data, size, make_node, [](FuzzedDataProvider& in, auto cfg) {
+    return StartedInput{in.ConsumeIntegralInRange<Rank>(0, cfg->processes - 1),
+                        "p0",
+                        "rdv",
+                        "h" + std::to_string(in.ConsumeIntegralInRange(0, 3)),
+                        in.ConsumeBool() ? "s0" : "",
+                        cfg,
+                        "",
+                        0};
+  });
 }

@@ -4,11 +4,7 @@
 using namespace tsunagi;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  FuzzedDataProvider in(data, size);
-  fuzz::RoleDriver driver(in);
-  auto cfg = driver.config();
-  if (cfg->overlay.plan != PlanKind::Relay && in.ConsumeBool()) cfg->overlay.plan = PlanKind::Relay;
-  std::unique_ptr<Process> role = make_relay();
-  driver.run(*role, StartedInput{kNoRank, "q0", "rdv", "s0-relay0", "s0", cfg, "", 0});
-  return 0;
+  return fuzz::fuzz_role(data, size, make_relay, [](FuzzedDataProvider& in, auto cfg) {
+    return StartedInput{kNoRank, "q0", "rdv", "s0-relay0", "s0", cfg, "", 0};
+  });
 }

@@ -4,11 +4,7 @@
 using namespace tsunagi;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  FuzzedDataProvider in(data, size);
-  fuzz::RoleDriver driver(in);
-  auto cfg = driver.config();
-  if (cfg->overlay.plan != PlanKind::Relay && in.ConsumeBool()) cfg->overlay.plan = PlanKind::Relay;
-  std::unique_ptr<Process> role = make_rendezvous();
-  driver.run(*role, StartedInput{kNoRank, "rdv", "", "rdv-host", "", cfg, "", 0});
-  return 0;
+  return fuzz::fuzz_role(data, size, make_rendezvous, [](FuzzedDataProvider& in, auto cfg) {
+    return StartedInput{kNoRank, "rdv", "", "rdv-host", "", cfg, "", 0};
+  });
 }

@@ -261,4 +261,18 @@ inline wire::Frame RoleDriver::structured_frame() {
   return make_start();
 }
 
+// The whole body of a role's fuzz target: the run's configuration (the relay plan drawn more
+// often, it has the most frame types), the role `make` builds, its start, then the events.
+template <class Started>
+int fuzz_role(const std::uint8_t* data, std::size_t size, std::unique_ptr<Process> (*make)(),
+              Started started) {
+  FuzzedDataProvider in(data, size);
+  RoleDriver driver(in);
+  auto cfg = driver.config();
+  if (cfg->overlay.plan != PlanKind::Relay && in.ConsumeBool()) cfg->overlay.plan = PlanKind::Relay;
+  std::unique_ptr<Process> role = make();
+  driver.run(*role, started(in, std::shared_ptr<const ProtocolConfig>(cfg)));
+  return 0;
+}
+
 }  // namespace tsunagi::fuzz
