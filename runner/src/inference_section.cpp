@@ -73,7 +73,11 @@ ordered_json inference_section(const ReportIndex& reports, const RunFacts& facts
   }
   section["true_groups"] = truth;
   // Why a wrong answer here does not fail the run, or null when it does (inference_problems).
-  if (!facts.summary.topology_hidden.empty())
+  const bool plan_infers = reports.inference == nullptr || !reports.inference->is_object() ||
+                           reports.inference->value("inferred", true);
+  if (!plan_infers)
+    section["groups_not_judged"] = "the plan does not infer switch groups (only topology does)";
+  else if (!facts.summary.topology_hidden.empty())
     section["groups_not_judged"] = facts.summary.topology_hidden;
   else if (!facts.groups_condition_holds)
     section["groups_not_judged"] =
@@ -99,12 +103,12 @@ ordered_json inference_section(const ReportIndex& reports, const RunFacts& facts
   return section;
 }
 
-std::vector<std::string> inference_problems(const ordered_json& section, const RunFacts& facts) {
+std::vector<std::string> inference_problems(const ordered_json& section) {
   std::vector<std::string> problems;
   const ordered_json& correct = section.at("groups_correct");
   // Where no truth can be seen or no guarantee exists, a wrong answer is a measurement, not
   // a failure: result.json still says groups_correct = false and why it was not judged.
-  if (!facts.summary.topology_hidden.empty() || !facts.groups_condition_holds) return problems;
+  if (!section.at("groups_not_judged").is_null()) return problems;
   if (correct.is_boolean() && !correct.get<bool>())
     problems.push_back("inference: " + std::to_string(section.value("groups_count", 0)) +
                        " groups inferred where the scenario has " +

@@ -127,7 +127,7 @@ std::vector<std::string> run_problems(const RunFacts& facts, const ordered_json&
     problems.push_back("workload " + workload.at("name").get<std::string>() +
                        " failed its verification" + who);
   }
-  for (std::string& problem : detail::inference_problems(result.at("inference"), facts))
+  for (std::string& problem : detail::inference_problems(result.at("inference")))
     problems.push_back(std::move(problem));
   return problems;
 }

@@ -33,8 +33,7 @@ struct ReportIndex {
 
 // The inference section's verdict: problems when inferred groups (or the tree) are wrong
 // where the scenario says they must be right.
-std::vector<std::string> inference_problems(const nlohmann::ordered_json& section,
-                                            const RunFacts& facts);
+std::vector<std::string> inference_problems(const nlohmann::ordered_json& section);
 
 ReportIndex index_reports(const Recorder& recorder, int processes);
 

@@ -216,6 +216,18 @@ TEST_CASE("runner: wrongly inferred groups fail the run where inference must be 
   result = build_result(facts, recorder);
   CHECK(result.json["inference"]["groups_not_judged"] == "realnet on loopback");
   CHECK(result.ok());
+
+  // A plan that infers nothing (random, all, relay) reports trivial groups: not judged.
+  facts.summary.topology_hidden.clear();
+  Recorder uninferred;
+  record_complete_run(uninferred);
+  uninferred.on_report(
+      "rendezvous", 60,
+      ReportCmd{"inference", {{"groups", json::array()}, {"inferred", false}, {"rtt_probes", 0}}});
+  result = build_result(facts, uninferred);
+  CHECK(result.json["inference"]["groups_correct"] == false);
+  CHECK(result.json["inference"]["groups_not_judged"].is_string());
+  CHECK(result.ok());
 }
 
 TEST_CASE("runner: any process's failed workload verdict fails the run", "[runner]") {
