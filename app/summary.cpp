@@ -42,13 +42,17 @@ std::string tree_words(const ordered_json& r) {
 // Says where the groups came from: inferred from RTTs (and whether right), taken from site
 // labels (relay plan), or not run at all (a plan that needs no groups).
 std::string inference_line(const ordered_json& r) {
-  const std::string verdict = runner::groups_verdict(r);
+  std::string verdict = runner::groups_verdict(r);
   const std::string truth = text(at(r, "inference.true_groups_count")) + " true switch groups";
   if (verdict == "not run") return "not run (this plan needs no switch groups); " + truth;
   if (verdict == "from site labels")
     return text(at(r, "inference.groups_count")) +
            " groups from site labels (the relay plan groups ranks by site, no RTT inference); " +
            truth;
+  // A wrong answer where none can be right is said so: it does not fail the run.
+  const ordered_json* not_judged = runner::find_dotted(r, "inference.groups_not_judged");
+  if (verdict == "WRONG" && not_judged != nullptr && not_judged->is_string())
+    verdict += ", not judged: " + not_judged->get<std::string>();
   return text(at(r, "inference.groups_count")) + " switch groups inferred, " +
          text(at(r, "inference.true_groups_count")) + " true: " + verdict + " (" +
          text(at(r, "inference.rtt_probes")) + " RTT probes)" + tree_words(r);

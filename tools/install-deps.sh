@@ -12,6 +12,7 @@ packages=(
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
   python3 python3-matplotlib
   clang-format
+  clang-14 libclang-rt-14-dev  # libFuzzer + ASan/UBSan runtimes: tools/fuzz.sh, ctest fuzz:short
   iproute2 iptables
   iperf3 openmpi-bin         # issue 15: raw TCP bandwidth and an MPI ping-pong in namespaces
   time                       # /usr/bin/time -v: the SMPI baseline's wall time and peak memory

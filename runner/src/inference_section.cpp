@@ -88,6 +88,19 @@ ordered_json inference_section(const ReportIndex& reports, const RunFacts& facts
     }
   }
   section["true_groups"] = truth;
+  // Why a wrong answer here does not fail the run, or null when it does (inference_problems).
+  const bool plan_infers = reports.inference == nullptr || !reports.inference->is_object() ||
+                           reports.inference->value("inferred", true);
+  if (!plan_infers)
+    section["groups_not_judged"] = "the plan does not infer switch groups (only topology does)";
+  else if (!facts.summary.topology_hidden.empty())
+    section["groups_not_judged"] = facts.summary.topology_hidden;
+  else if (!facts.groups_condition_holds)
+    section["groups_not_judged"] =
+        "the network does not meet the condition under which group "
+        "inference is right (inference.groups_condition)";
+  else
+    section["groups_not_judged"] = nullptr;
   section["groups_condition_holds"] = facts.groups_condition_holds;
   section["groups_condition"] = facts.groups_condition;
   section["true_groups_count"] = truth.size();
@@ -104,6 +117,22 @@ ordered_json inference_section(const ReportIndex& reports, const RunFacts& facts
     score_tree(*reports.inference, facts, section);
   }
   return section;
+}
+
+std::vector<std::string> inference_problems(const ordered_json& section) {
+  std::vector<std::string> problems;
+  const ordered_json& correct = section.at("groups_correct");
+  // Where no truth can be seen or no guarantee exists, a wrong answer is a measurement, not
+  // a failure: result.json still says groups_correct = false and why it was not judged.
+  if (!section.at("groups_not_judged").is_null()) return problems;
+  if (correct.is_boolean() && !correct.get<bool>())
+    problems.push_back("inference: " + std::to_string(section.value("groups_count", 0)) +
+                       " groups inferred where the scenario has " +
+                       std::to_string(section.value("true_groups_count", 0)) +
+                       " switch groups, and they differ from the true ones although the "
+                       "network meets the condition under which inference is right "
+                       "(inference.groups_condition)");
+  return problems;
 }
 
 }  // namespace tsunagi::runner::detail

@@ -7,6 +7,9 @@
 #include <stdexcept>
 #include <utility>
 
+#include "tsunagi/model/rng.hpp"
+#include "tsunagi/model/sha256.hpp"
+
 namespace tsunagi::runner {
 namespace {
 
@@ -32,9 +35,23 @@ std::vector<int> host_slots(const std::vector<int>& host_of_rank, std::size_t ho
   return slots;
 }
 
+std::string simulated_run_secret(std::uint64_t seed) {
+  Sha256 hash;
+  hash.update("tsunagi simulated run secret");
+  for (int i = 0; i < 8; ++i) {
+    const auto byte = static_cast<std::uint8_t>(seed >> (8 * i));
+    hash.update(&byte, 1);
+  }
+  const Digest digest = hash.finish();
+  return std::string(digest.begin(), digest.end());
+}
+
 ProcessTable::ProcessTable(std::string backend, RunObserver& observer,
                            std::shared_ptr<const ProtocolConfig> config)
     : backend_(std::move(backend)), observer_(observer), config_(std::move(config)) {
+  const std::uint64_t seed = config_ ? config_->seed : 0;
+  use_run_secret(simulated_run_secret(seed), derive_seed(seed, 0x6e6f6e6365));  // "nonce"
+
   // Every backend counts the probes it performs; result.json has both counts even when zero.
   counts_["inference.rtt_probes"] = 0;
   counts_["inference.throughput_probes"] = 0;
@@ -92,6 +109,8 @@ StartedInput ProcessTable::started_input(int index) const {
   started.host = self.host;
   started.site = self.site;
   started.config = config_;
+  started.secret = secret_;
+  started.nonce_seed = derive_seed(nonce_seed_, static_cast<std::uint64_t>(index));
   return started;
 }
 

@@ -46,6 +46,7 @@ ReportIndex index_reports(const Recorder& recorder, int processes) {
     } else if (report.key == "workload") {
       index.workload = &report.value;
       index.workload_from = report.proc;
+      index.workloads[report.proc] = &report.value;
     }
   }
   for (std::size_t rank = 0; rank < index.nodes.size(); ++rank) {

@@ -26,7 +26,14 @@ struct ReportIndex {
   std::string inference_from;
   const nlohmann::json* workload = nullptr;
   std::string workload_from;
+  // Every process's last 'workload' report, in label order: each rank that judges the
+  // workload has its say (one failed verdict fails the run, whoever reported last).
+  std::map<std::string, const nlohmann::json*> workloads;
 };
+
+// The inference section's verdict: problems when inferred groups (or the tree) are wrong
+// where the scenario says they must be right.
+std::vector<std::string> inference_problems(const nlohmann::ordered_json& section);
 
 ReportIndex index_reports(const Recorder& recorder, int processes);
 

@@ -42,6 +42,18 @@ ordered_json section_without_report(const RunFacts& facts, NullReasons& nulls) {
   return section;
 }
 
+// The processes whose own 'workload' report says verified = false.
+ordered_json failed_verdicts(const ReportIndex& reports) {
+  ordered_json failed = ordered_json::array();
+  for (const auto& [proc, report] : reports.workloads) {
+    if (!report->is_object()) continue;
+    auto verdict = report->find("verified");
+    if (verdict != report->end() && verdict->is_boolean() && !verdict->get<bool>())
+      failed.push_back(proc);
+  }
+  return failed;
+}
+
 }  // namespace
 
 ordered_json workload_section(const ReportIndex& reports, const RunFacts& facts,
@@ -66,7 +78,11 @@ ordered_json workload_section(const ReportIndex& reports, const RunFacts& facts,
   }
   auto verified = report.find("verified");
   if (verified != report.end() && verified->is_boolean()) {
-    section["verified"] = verified->get<bool>();
+    // Verified only when no process's verdict says otherwise: a rank that found its part
+    // wrong fails the run even when another rank reported after it.
+    const ordered_json failed = failed_verdicts(reports);
+    section["verified"] = verified->get<bool>() && failed.empty();
+    section["failed_by"] = failed;
   } else {
     section["verified"] = nullptr;
     nulls["workload.verified"] = "the 'workload' report has no boolean 'verified'";

@@ -10,6 +10,10 @@ Each subcommand attacks a daemon listening on HOST:PORT (pid PID) one way and pr
   udp HOST:PORT              the RTT echo answers only pings of the probe's size and format
   sinks PID HOST:PORT N      N throughput sinks announcing 1 TiB and sending nothing: memory
   frames PID HOST:PORT N     N frame connections announcing 64 MiB payloads: memory
+  stranger HOST:PORT         without the run's secret: a register, an endpoint query, a relay
+                             attach, a shortcut hello with data, a shutdown, and a proof made
+                             with a guessed secret; the daemon must close each connection
+                             after its challenge without sending anything else
 """
 import os
 import socket
@@ -138,6 +142,65 @@ def frames(pid, where, n):
     print(f"ok: {n} frame headers announcing 64 MiB grew the daemon by {grown} KiB")
 
 
+FRAME_TYPES = {"hello": 1, "register": 2, "data": 7, "shutdown": 9, "endpoint_query": 15,
+               "relay_register": 17, "challenge": 27, "proof": 28}
+
+
+def frame(kind, payload=b"", src=-1, dst=-1):
+    header = bytes([0x54, 1, FRAME_TYPES[kind], 0, 0, 16, 0, 0])
+    return header + struct.pack("<iiIIQ", src, dst, 0, len(payload), 0) + payload
+
+
+def hello(rank, purpose):  # purpose: 0 control, 1 static, 2 shortcut, 3 relay
+    return frame("hello", struct.pack("<iB", rank, purpose))
+
+
+def read_exact(s, n):
+    data = b""
+    while len(data) < n:
+        chunk = s.recv(n - len(data))
+        if not chunk:
+            fail(f"connection closed after {len(data)} of {n} bytes")
+        data += chunk
+    return data
+
+
+def stranger(where):
+    attempts = [
+        ("a register without a proof", frame("register", struct.pack("<iI", 1, 0) + b"\0" * 8)),
+        ("an endpoint query without a proof", frame("endpoint_query", struct.pack("<I", 0))),
+        ("a relay attach without a proof", hello(1, 3)),
+        ("a relay registration without a proof", frame("relay_register", b"\0" * 12)),
+        ("a shortcut hello and data without a proof",
+         hello(1, 2) + frame("data", struct.pack("<II", 7, 0), 1, 0)),
+        ("a shutdown without a proof", frame("shutdown")),
+        ("a proof made with a guessed secret",
+         frame("proof", os.urandom(48)) + hello(1, 2) + frame("data", b"", 1, 0)),
+    ]
+    for name, attack in attempts:
+        s = socket.create_connection(where, timeout=5)
+        s.sendall(b"F")  # a frame connection
+        challenge = read_exact(s, 32 + 16)
+        if challenge[2] != FRAME_TYPES["challenge"]:
+            fail(f"{name}: the daemon spoke first with frame type {challenge[2]}, not a challenge")
+        s.sendall(attack)
+        rest = b""
+        try:
+            while True:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                rest += chunk
+        except socket.timeout:
+            fail(f"{name}: the daemon kept the connection open")
+        except ConnectionResetError:
+            pass
+        s.close()
+        if rest:
+            fail(f"{name}: the daemon answered {len(rest)} bytes (frame type {rest[2]})")
+        print(f"ok: {name} is refused: challenge, then the connection closed, nothing else sent")
+
+
 def main():
     command, args = sys.argv[1], sys.argv[2:]
     if command == "idle":
@@ -148,6 +211,8 @@ def main():
         sinks(int(args[0]), address(args[1]), int(args[2]))
     elif command == "frames":
         frames(int(args[0]), address(args[1]), int(args[2]))
+    elif command == "stranger":
+        stranger(address(args[0]))
     else:
         fail("unknown command " + command)
 

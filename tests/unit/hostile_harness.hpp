@@ -122,7 +122,7 @@ inline Driven started_node(std::shared_ptr<const ProtocolConfig> cfg, Rank rank,
                            const std::string& site = "") {
   Driven node(make_node());
   node.input(StartedInput{rank, endpoint_of(rank), "rv:7000", "h" + std::to_string(rank), site,
-                          std::move(cfg)});
+                          std::move(cfg), "", 0});
   node.input(ConnectedInput{kToRendezvous});
   return node;
 }

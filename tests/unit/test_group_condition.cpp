@@ -16,7 +16,7 @@ runner::RunFacts facts_of(const std::string& network, const std::string& inferen
   const std::string text = "name = \"t\"\n" + network + "\n[protocol]\nplan = \"topology\"\n" +
                            "[protocol.inference]\n" + inference + "\n[workload]\nkind = \"none\"\n";
   const scenario::Scenario s = scenario::load_scenario_string(text, "t.toml");
-  return runner::facts_from_scenario(s, "simgrid", {1, true, ""}, 0);
+  return runner::facts_from_scenario(s, "simgrid", {1, true, "", ""}, 0);
 }
 
 std::string tree(const std::string& leaf_latency, const std::string& root_latency,
@@ -72,7 +72,7 @@ TEST_CASE("group condition: dragonfly-16 holds, a WAN is not computed", "[group_
   CHECK(facts_of(dragonfly).groups_condition_holds);
   const scenario::Scenario wan = scenario::load_scenario_file(
       std::string(TSUNAGI_SOURCE_DIR) + "/scenarios/papers/ssock-11-small.toml");
-  const auto facts = runner::facts_from_scenario(wan, "simgrid", {1, true, ""}, 0);
+  const auto facts = runner::facts_from_scenario(wan, "simgrid", {1, true, "", ""}, 0);
   CHECK_FALSE(facts.groups_condition_holds);
   CHECK_THAT(facts.groups_condition, Contains("not computed"));
 }

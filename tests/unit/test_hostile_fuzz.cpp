@@ -98,6 +98,15 @@ class Fuzzer {
         return make_release();
       case FrameType::Goodbye:
         return make_goodbye();
+      case FrameType::AuthChallenge:
+      case FrameType::AuthProof:
+      case FrameType::AuthAccept: {
+        // Handshake frames out of turn (these roles run without a secret: all are refused).
+        Frame f;
+        f.type = static_cast<FrameType>(n);
+        f.payload.assign(rng_.uniform(60), 0xab);
+        return f;
+      }
     }
     return make_start();
   }
@@ -169,7 +178,7 @@ TEST_CASE("hostile fuzz: the rendezvous survives any frame on any connection", "
     cfg->relays = 1;
     const auto make = [&] {
       Driven rv(make_rendezvous());
-      rv.input(StartedInput{kNoRank, "rv:7000", "", "rv", "", cfg});
+      rv.input(StartedInput{kNoRank, "rv:7000", "", "rv", "", cfg, "", 0});
       return rv;
     };
     check_reasons(Fuzzer(seed).run(make, 3000));
@@ -182,7 +191,7 @@ TEST_CASE("hostile fuzz: relays survive any frame on any connection", "[hostile]
     cfg->relays = 2;
     const auto make = [&] {
       Driven relay(make_relay());
-      relay.input(StartedInput{kNoRank, "w0:1", "rv:7000", "w0", "w0", cfg});
+      relay.input(StartedInput{kNoRank, "w0:1", "rv:7000", "w0", "w0", cfg, "", 0});
       relay.input(ConnectedInput{kToRendezvous});
       return relay;
     };

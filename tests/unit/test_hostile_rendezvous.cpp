@@ -24,7 +24,7 @@ Run registered(int n, bool running, RoutingKind routing = RoutingKind::Rounds) {
   auto cfg = config(n);
   cfg->overlay.routing = routing;
   Run run;
-  run.rv.input(StartedInput{kNoRank, "rv:7000", "", "rv", "", cfg});
+  run.rv.input(StartedInput{kNoRank, "rv:7000", "", "rv", "", cfg, "", 0});
   for (Rank r = 0; r < n; ++r) {
     const ConnId id = run.rv.accept(static_cast<std::uint64_t>(r) + 1);
     run.rv.frame(id, wire::make_hello({r, ConnPurpose::Control}));
@@ -111,7 +111,7 @@ TEST_CASE("hostile rendezvous: settled counts once per rank", "[hostile][rendezv
 TEST_CASE("hostile rendezvous: a connection registers one identity", "[hostile][rendezvous]") {
   auto cfg = config(3);
   Driven rv(make_rendezvous());
-  rv.input(StartedInput{kNoRank, "rv:7000", "", "rv", "", cfg});
+  rv.input(StartedInput{kNoRank, "rv:7000", "", "rv", "", cfg, "", 0});
   const ConnId c = rv.accept(1);
   rv.frame(c, wire::make_register({0, "n0:7000", "h0", ""}));
   const std::size_t mark = rv.mark();
@@ -137,4 +137,20 @@ TEST_CASE("hostile rendezvous: reports naming ranks past the process count are r
   CHECK(mentions(run.rv.rejections(mark), "rtt_column from a connection that has not registered"));
   run.rv.frame(run.rv.accept(101), wire::make_probe_result({0, 1, 1, true}));
   CHECK(mentions(run.rv.rejections(mark), "probe_result from a connection that has not"));
+}
+
+TEST_CASE("hostile rendezvous: a rank's rtt report counts once", "[hostile][rendezvous]") {
+  // Before: a second report counted as another rank's, so inference ended without every view;
+  // one after the views were combined wrote past them (a double free under ASan).
+  Run run = registered(3, false);
+  const std::size_t mark = run.rv.mark();
+  run.rv.frame(run.ranks[0], wire::make_rtt_report({0, {}, 0}));
+  run.rv.frame(run.ranks[0], wire::make_rtt_report({0, {}, 0}));
+  run.rv.frame(run.ranks[1], wire::make_rtt_report({1, {}, 0}));
+  CHECK(run.rv.rejections(mark) == std::vector<std::string>{"rtt report repeated"});
+  CHECK(run.rv.traces("groups", mark).empty());  // rank 2 has not reported yet
+  run.rv.frame(run.ranks[2], wire::make_rtt_report({2, {}, 0}));
+  CHECK(run.rv.traces("groups", mark).size() == 1);
+  run.rv.frame(run.ranks[2], wire::make_rtt_report({2, {}, 0}));  // after the views are combined
+  CHECK(run.rv.rejections(mark).size() == 2);
 }

@@ -222,7 +222,7 @@ TEST_CASE("dragonfly errors: no other way of describing the network", "[scenario
 
 TEST_CASE("runner: a Dragonfly's inferred tree is not scored", "[scenario][dragonfly][runner]") {
   const Scenario s = load(kDragonfly);
-  const runner::RunFacts facts = runner::facts_from_scenario(s, "simgrid", {1, true, ""}, 0);
+  const runner::RunFacts facts = runner::facts_from_scenario(s, "simgrid", {1, true, "", ""}, 0);
   CHECK(facts.tree_not_applicable == "not applicable (Dragonfly)");
   runner::Recorder recorder;
   const nlohmann::json tree = {{"leaves", 2}, {"parent", {2, 2, -1}}};

@@ -2,6 +2,10 @@
 
 namespace tsunagi::testing {
 
+namespace {
+const std::string kToySecret = "the toy world's run secret";
+}  // namespace
+
 ToyWorld::ToyWorld(ProtocolConfig config, std::vector<int> switch_of, std::vector<int> host_of,
                    ToySites sites)
     : switch_of_(std::move(switch_of)), host_of_(std::move(host_of)), sites_(std::move(sites)) {
@@ -20,22 +24,23 @@ ToyWorld::ToyWorld(ProtocolConfig config, std::vector<int> switch_of, std::vecto
   exited_.assign(procs_.size(), false);
   conns_.resize(procs_.size());
   next_accept_.assign(procs_.size(), kAcceptedConnBit);
-  schedule(0, n_, StartedInput{kNoRank, "rdv", "", "rdv-host", "", config_});
+  // Every toy run authenticates, as every backend's does (handshake.hpp).
+  schedule(0, n_, StartedInput{kNoRank, "rdv", "", "rdv-host", "", config_, kToySecret, 1000});
   for (int r = 0; r < n_; ++r) {
     const std::string site = sites_.site_of_rank.empty()
                                  ? ""
                                  : sites_.names.at(static_cast<std::size_t>(
                                        sites_.site_of_rank.at(static_cast<std::size_t>(r))));
-    schedule(
-        1000, r,
-        StartedInput{r, "p" + std::to_string(r), "rdv",
-                     "h" + std::to_string(host_of_[static_cast<std::size_t>(r)]), site, config_});
+    schedule(1000, r,
+             StartedInput{r, "p" + std::to_string(r), "rdv",
+                          "h" + std::to_string(host_of_[static_cast<std::size_t>(r)]), site,
+                          config_, kToySecret, static_cast<std::uint64_t>(r)});
   }
   for (std::size_t i = 0; i < relay_labels_.size(); ++i) {
     const std::string& site = sites_.names.at(static_cast<std::size_t>(sites_.relay_sites[i]));
-    schedule(
-        1000, relay_proc(static_cast<int>(i)),
-        StartedInput{kNoRank, "q" + std::to_string(i), "rdv", relay_labels_[i], site, config_});
+    schedule(1000, relay_proc(static_cast<int>(i)),
+             StartedInput{kNoRank, "q" + std::to_string(i), "rdv", relay_labels_[i], site, config_,
+                          kToySecret, 2000 + i});
   }
 }
 

@@ -51,6 +51,7 @@ void Node::on_started(const StartedInput& in) {
   host_ = in.host;
   site_ = in.site;
   config_ = in.config;
+  key_ = auth::RunKey(in.secret, in.nonce_seed);
   n_ = config_->processes;
   shortcuts_ = ShortcutCache(config_->overlay.shortcut_capacity);
   phase_ = Phase::Registering;
@@ -67,6 +68,7 @@ ConnId Node::open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose pu
   // Window scaling is agreed in the handshake: the buffers are sized before the connect.
   if (purpose == wire::ConnPurpose::Static || purpose == wire::ConnPurpose::Shortcut)
     size_window(id, peer);
+  auth::begin_initiator(c.auth, key_);
   emit(ConnectCmd{id, to});
   if (auto timer = connect_deadlines_.add(id, now_ + config_->overlay.connect_timeout))
     emit(*timer);
@@ -78,7 +80,7 @@ ConnId Node::open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose pu
 void Node::send_frame(ConnId id, const wire::Frame& frame) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
-  if (auto now = wire::send_or_queue(it->second, id, frame)) emit(std::move(*now));
+  for (SendCmd& cmd : wire::send_or_queue(it->second, id, frame, key_)) emit(std::move(cmd));
 }
 
 void Node::on_connected(ConnId id) {
@@ -111,6 +113,8 @@ void Node::on_timer(std::uint64_t timer) {
 void Node::on_accepted(ConnId id) {
   Conn& c = conns_[id];
   c.outgoing = false;
+  if (auto challenge = auth::begin_acceptor(c.auth, key_))
+    emit(SendCmd{id, wire::encode(*challenge), 0});
 }
 
 void Node::on_connect_failed(const ConnectFailedInput& in) {
@@ -156,6 +160,10 @@ void Node::reject(ConnId id, const std::string& reason) {
 void Node::on_frame(ConnId id, wire::Frame frame) {
   using wire::FrameType;
   Conn& c = conns_.at(id);
+  wire::Admitted admitted = wire::admit(c, id, frame, key_);
+  for (SendCmd& cmd : admitted.send) emit(std::move(cmd));
+  if (admitted.reject) return reject(id, *admitted.reject);
+  if (!admitted.deliver) return;
   if (frame.type == FrameType::Hello) return on_hello(id, frame);
   if (!c.up) return reject(id, "frame before hello");
   if (auto why = refusal(id, c, frame)) return reject(id, *why);
@@ -228,6 +236,7 @@ void Node::on_hello(ConnId id, const wire::Frame& frame) {
   if (c.outgoing) return;  // the acceptor does not greet back: nothing to learn
   if (c.up) return reject(id, "second hello");
   if (hello.rank < 0 || hello.rank >= n_) return reject(id, "hello from unknown rank");
+  if (hello.rank == rank_) return reject(id, "hello claims this node's own rank");
   if (hello.purpose == wire::ConnPurpose::Relay) return reject(id, "relay attach sent to a node");
   c.peer = hello.rank;
   c.purpose = hello.purpose;

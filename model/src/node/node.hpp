@@ -200,6 +200,7 @@ class Node final : public Process, private WorkloadContext {
   ConnId next_conn_ = 1;
   std::unordered_map<ConnId, Conn> conns_;
   wire::ConnectDeadlines connect_deadlines_;
+  auth::RunKey key_;  // the run's secret: every connection proves it (handshake.hpp)
   ConnId rendezvous_conn_ = 0;
   EndpointBook endpoints_;
   bool have_directory_ = false;  // the rendezvous's directory frame arrived

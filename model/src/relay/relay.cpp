@@ -2,6 +2,8 @@
 // relay-to-relay links (docs/relay.md). Forwarding and link state: relay_forwarding.cpp.
 #include "relay/relay.hpp"
 
+#include <algorithm>
+
 #include "tsunagi/model/roles.hpp"
 #include "wire/rank_checks.hpp"
 
@@ -22,7 +24,7 @@ void Relay::handle(const Input& input) {
         else if constexpr (std::is_same_v<T, ConnectedInput>)
           on_connected(ev.conn);
         else if constexpr (std::is_same_v<T, AcceptedInput>)
-          conns_[ev.conn].up = true;
+          on_accepted(ev.conn);
         else if constexpr (std::is_same_v<T, ConnectFailedInput>)
           on_connect_failed(ev);
         else if constexpr (std::is_same_v<T, ReceivedInput>)
@@ -40,6 +42,7 @@ void Relay::on_started(const StartedInput& in) {
   site_ = in.site;
   self_ = in.self;
   config_ = in.config;
+  key_ = auth::RunKey(in.secret, in.nonce_seed);
   if (config_->overlay.plan != PlanKind::Relay) {
     // Scenarios place relays; only the relay plan uses them. Leave quietly otherwise.
     exited_ = true;
@@ -54,6 +57,7 @@ void Relay::on_started(const StartedInput& in) {
 ConnId Relay::open(const Endpoint& to) {
   const ConnId id = next_conn_++;
   conns_[id].outgoing = true;
+  auth::begin_initiator(conns_[id].auth, key_);
   emit(ConnectCmd{id, to});
   if (auto timer = connect_deadlines_.add(id, now_ + config_->overlay.connect_timeout))
     emit(*timer);
@@ -73,7 +77,14 @@ void Relay::on_timer(std::uint64_t timer) {
 void Relay::send_frame(ConnId id, const wire::Frame& frame) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
-  if (auto now = wire::send_or_queue(it->second, id, frame)) emit(std::move(*now));
+  for (SendCmd& cmd : wire::send_or_queue(it->second, id, frame, key_)) emit(std::move(cmd));
+}
+
+void Relay::on_accepted(ConnId id) {
+  Conn& c = conns_[id];
+  c.up = true;
+  if (auto challenge = auth::begin_acceptor(c.auth, key_))
+    emit(SendCmd{id, wire::encode(*challenge), 0});
 }
 
 void Relay::on_connected(ConnId id) {
@@ -157,6 +168,10 @@ void Relay::on_closed(ConnId id) {
 void Relay::on_frame(ConnId id, wire::Frame frame) {
   using wire::FrameType;
   Conn& c = conns_.at(id);
+  wire::Admitted admitted = wire::admit(c, id, frame, key_);
+  for (SendCmd& cmd : admitted.send) emit(std::move(cmd));
+  if (admitted.reject) return reject(id, *admitted.reject);
+  if (!admitted.deliver) return;
   if (c.kind == PeerKind::Unknown) return on_first_frame(id, frame);
   const bool carries_data = frame.type == FrameType::Data || frame.type == FrameType::Undeliverable;
   if (carries_data) {
@@ -202,6 +217,10 @@ void Relay::on_first_frame(ConnId id, const wire::Frame& frame) {
     c.kind = PeerKind::Relay;
     c.relay = std::get<wire::RelayHelloMsg>(msg).label;
     if (c.relay == label_) return reject(id, "relay hello with our own label");
+    // Once the run's relays are known, only they may link to us.
+    if (have_list_ && std::none_of(relays_.begin(), relays_.end(),
+                                   [&](const auto& r) { return r.label == c.relay; }))
+      return reject(id, "relay hello from " + c.relay + ", which is not a relay of this run");
     link_up(id);
     return advertise();
   }

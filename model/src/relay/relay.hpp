@@ -37,6 +37,7 @@ class Relay final : public Process {
   // relay.cpp: plumbing, registration, links
   void on_started(const StartedInput& in);
   void on_connected(ConnId id);
+  void on_accepted(ConnId id);
   void on_timer(std::uint64_t timer);
   void on_connect_failed(const ConnectFailedInput& in);
   void on_received(const ReceivedInput& in);
@@ -75,6 +76,7 @@ class Relay final : public Process {
   ConnId next_conn_ = 1;
   std::unordered_map<ConnId, Conn> conns_;
   wire::ConnectDeadlines connect_deadlines_;
+  auth::RunKey key_;  // the run's secret: every connection proves it (handshake.hpp)
   ConnId rendezvous_conn_ = 0;
 
   std::vector<wire::RelayEntry> relays_;  // every relay, from the rendezvous

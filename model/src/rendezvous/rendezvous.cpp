@@ -24,7 +24,8 @@ void Rendezvous::handle(const Input& input) {
   if (phase_ == Phase::Exited) return;
   if (auto* s = std::get_if<StartedInput>(&input.event)) return on_started(*s);
   if (auto* a = std::get_if<AcceptedInput>(&input.event)) {
-    conns_[a->conn];
+    if (auto challenge = auth::begin_acceptor(conns_[a->conn].auth, key_))
+      emit(SendCmd{a->conn, wire::encode(*challenge), 0});
     return;
   }
   if (auto* r = std::get_if<ReceivedInput>(&input.event)) return on_received(*r);
@@ -37,6 +38,7 @@ void Rendezvous::handle(const Input& input) {
 
 void Rendezvous::on_started(const StartedInput& in) {
   config_ = in.config;
+  key_ = auth::RunKey(in.secret, in.nonce_seed);
   n_ = config_->processes;
   endpoints_.assign(static_cast<std::size_t>(n_), {});
   hosts_.assign(static_cast<std::size_t>(n_), {});
@@ -44,6 +46,7 @@ void Rendezvous::on_started(const StartedInput& in) {
   relays_expected_ = config_->overlay.plan == PlanKind::Relay ? config_->relays : 0;
   rank_conn_.assign(static_cast<std::size_t>(n_), 0);
   near_.assign(static_cast<std::size_t>(n_), {});
+  reported_.assign(static_cast<std::size_t>(n_), false);
   settled_ranks_.assign(static_cast<std::size_t>(n_), false);
   done_ranks_.assign(static_cast<std::size_t>(n_), false);
   phase_ = Phase::Registering;
@@ -70,10 +73,14 @@ void Rendezvous::refuse(ConnId id, const std::string& reason) {
 }
 
 void Rendezvous::on_frame(ConnId id, const wire::Frame& frame) {
+  auth::Step step = auth::on_frame(conns_[id].auth, key_, frame);
+  for (const wire::Frame& f : step.send) emit(SendCmd{id, wire::encode(f), 0});
+  if (step.reject) return reject(id, *step.reject);
+  if (!step.deliver) return;
   if (auto why = refusal(id, frame)) return reject(id, *why);
   switch (frame.type) {
     case wire::FrameType::Hello:
-      return;  // the register frame that follows says everything
+      return on_hello(id, frame);
     case wire::FrameType::Register:
       return on_register(id, frame);
     case wire::FrameType::RttReport:
@@ -99,6 +106,20 @@ void Rendezvous::on_frame(ConnId id, const wire::Frame& frame) {
   }
 }
 
+// A node greets before it registers; the rank it names is the only one it may register (with
+// authentication on, the hello is what its proof covered).
+void Rendezvous::on_hello(ConnId id, const wire::Frame& frame) {
+  auto msg = wire::read_hello(frame);
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+  const auto& hello = std::get<wire::HelloMsg>(msg);
+  Conn& c = conns_[id];
+  if (c.greeted != kNoRank || c.rank != kNoRank) return reject(id, "second hello");
+  if (hello.purpose != wire::ConnPurpose::Control)
+    return reject(id, "hello to the rendezvous for a purpose other than control");
+  if (hello.rank < 0 || hello.rank >= n_) return reject(id, "hello from unknown rank");
+  c.greeted = hello.rank;
+}
+
 void Rendezvous::on_register(ConnId id, const wire::Frame& frame) {
   auto msg = wire::read_register(frame);
   if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
@@ -107,6 +128,10 @@ void Rendezvous::on_register(ConnId id, const wire::Frame& frame) {
   auto slot = static_cast<std::size_t>(reg.rank);
   if (rank_conn_[slot] != 0)
     return reject(id, "rank " + std::to_string(reg.rank) + " registered twice");
+  const Rank greeted = conns_[id].greeted;
+  if (greeted != kNoRank && greeted != reg.rank)
+    return reject(id, "register for rank " + std::to_string(reg.rank) +
+                          " on a connection that greeted as rank " + std::to_string(greeted));
   conns_[id].rank = reg.rank;
   rank_conn_[slot] = id;
   endpoints_[slot] = reg.endpoint;

@@ -22,6 +22,7 @@
 #include "rendezvous/leader_rounds.hpp"
 #include "rendezvous/relay_registry.hpp"
 #include "rendezvous/tree_prober.hpp"
+#include "tsunagi/model/handshake.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/wire.hpp"
@@ -37,7 +38,9 @@ class Rendezvous final : public Process {
 
   struct Conn {
     wire::Deframer deframer;
-    Rank rank = kNoRank;
+    auth::Handshake auth;    // nothing reaches on_frame before it is open (handshake.hpp)
+    Rank rank = kNoRank;     // registered as
+    Rank greeted = kNoRank;  // the rank its hello named: it may register only that one
   };
 
   // rendezvous.cpp: plumbing, registration, directory, the running phase, shutdown
@@ -51,6 +54,7 @@ class Rendezvous final : public Process {
   void refuse(ConnId id, const std::string& reason);
   void fail(const std::string& reason);
   void broadcast(const wire::Frame& frame);
+  void on_hello(ConnId id, const wire::Frame& frame);
   void on_register(ConnId id, const wire::Frame& frame);
   void on_relay_register(ConnId id, const wire::Frame& frame);
   bool everyone_registered() const;
@@ -81,6 +85,7 @@ class Rendezvous final : public Process {
   int n_ = 0;
   std::shared_ptr<const ProtocolConfig> config_;
   std::unordered_map<ConnId, Conn> conns_;
+  auth::RunKey key_;  // the run's secret: every connection proves it (handshake.hpp)
   std::vector<ConnId> rank_conn_;
   std::vector<Endpoint> endpoints_;
   std::vector<std::string> hosts_;
@@ -92,6 +97,7 @@ class Rendezvous final : public Process {
 
   // inference
   std::vector<std::vector<Rank>> near_;
+  std::vector<bool> reported_;  // ranks whose RTT report counted
   int reports_ = 0;
   std::uint64_t rtt_probes_ = 0;
   Groups groups_;             // between group inference and broadcasting them

@@ -15,7 +15,12 @@ void Rendezvous::on_rtt_report(ConnId id, const wire::Frame& frame) {
   auto& report = std::get<wire::RttReportMsg>(msg);
   if (report.rank != conns_[id].rank) return reject(id, "rtt report for another rank");
   if (phase_ != Phase::Inferring) return reject(id, "rtt report outside inference");
-  near_[static_cast<std::size_t>(report.rank)] = std::move(report.near);
+  // Each rank's view counts once, while views are collected: a repeat would end the collection
+  // early (and, once the views are combined and cleared, write past them).
+  const auto slot = static_cast<std::size_t>(report.rank);
+  if (reports_ >= n_ || reported_[slot]) return refuse(id, "rtt report repeated");
+  reported_[slot] = true;
+  near_[slot] = std::move(report.near);
   rtt_probes_ += report.probes;
   if (++reports_ < n_) return;
   const bool topology = config_->overlay.plan == PlanKind::TopologyAware;

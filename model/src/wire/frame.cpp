@@ -59,6 +59,12 @@ const char* to_string(FrameType type) {
       return "shutdown_ack";
     case FrameType::Release:
       return "release";
+    case FrameType::AuthChallenge:
+      return "auth_challenge";
+    case FrameType::AuthProof:
+      return "auth_proof";
+    case FrameType::AuthAccept:
+      return "auth_accept";
   }
   return "unknown";
 }
@@ -98,6 +104,9 @@ std::uint32_t max_payload(FrameType type) {
     case FrameType::PeerUnreachable:
     case FrameType::ShutdownAck:
     case FrameType::Release:
+    case FrameType::AuthChallenge:
+    case FrameType::AuthProof:
+    case FrameType::AuthAccept:
       return kSmallBody;
     default:
       return kMaxPayload;

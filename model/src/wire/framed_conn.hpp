@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "tsunagi/model/handshake.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/wire.hpp"
 
@@ -21,7 +22,8 @@ struct FramedConn {
   Deframer deframer;
   bool outgoing = false;
   bool up = false;  // outgoing: connected; incoming: as the role decides (accepted, greeted)
-  std::vector<SendCmd> queued;  // sends issued before the connect completed
+  std::vector<SendCmd> queued;  // sends issued before the connect (and handshake) completed
+  auth::Handshake auth;         // handshake.hpp: nothing reaches the role before it is open
 };
 
 // The core's connect deadlines on one timer per role, not one per connect: a burst of connects
@@ -94,20 +96,48 @@ class ConnectDeadlines {
   std::uint64_t generation_ = 0;
 };
 
-// The send to perform now, or nothing when it waits for the connect (it is queued).
-inline std::optional<SendCmd> send_or_queue(FramedConn& c, ConnId id, const Frame& frame) {
+// The sends to perform now: none while the frame waits for the connect or the acceptor's
+// challenge (it is queued); the initiator's first frame goes out behind its proof.
+inline std::vector<SendCmd> send_or_queue(FramedConn& c, ConnId id, const Frame& frame,
+                                          const auth::RunKey& key) {
+  if (c.outgoing && !c.auth.open() && c.auth.first.empty())
+    c.auth.first = auth::first_frame_bytes(frame);  // what the proof will cover
   SendCmd cmd{id, encode(frame), frame.filler};
-  if (c.outgoing && !c.up) {
+  std::vector<SendCmd> now;
+  if (c.outgoing && (!c.up || c.auth.stage == auth::Stage::AwaitChallenge)) {
     c.queued.push_back(std::move(cmd));
-    return std::nullopt;
+    return now;
   }
-  return cmd;
+  if (c.outgoing && c.auth.stage == auth::Stage::Challenged)
+    now.push_back(SendCmd{id, encode(auth::prove(c.auth, key)), 0});
+  now.push_back(std::move(cmd));
+  return now;
 }
 
-// The connect completed: the queued sends, in order, to perform now.
+// The connect completed: the queued sends, in order, to perform now (none while the
+// acceptor's challenge is awaited).
 inline std::vector<SendCmd> mark_connected(FramedConn& c) {
   c.up = true;
+  if (c.auth.stage == auth::Stage::AwaitChallenge) return {};
   return std::exchange(c.queued, {});
+}
+
+// One received frame through the connection's handshake: whether the role gets it, why the
+// connection is refused, and what to send at once (handshake frames, then what waited for it).
+struct Admitted {
+  bool deliver = false;
+  std::optional<std::string> reject;
+  std::vector<SendCmd> send;
+};
+inline Admitted admit(FramedConn& c, ConnId id, const Frame& frame, auth::RunKey& key) {
+  auth::Step step = auth::on_frame(c.auth, key, frame);
+  Admitted out{step.deliver, std::move(step.reject), {}};
+  for (const Frame& f : step.send) out.send.push_back(SendCmd{id, encode(f), 0});
+  if (step.prove && !c.auth.first.empty()) {
+    out.send.push_back(SendCmd{id, encode(auth::prove(c.auth, key)), 0});
+    for (SendCmd& queued : std::exchange(c.queued, {})) out.send.push_back(std::move(queued));
+  }
+  return out;
 }
 
 // Feeds `in` to its connection and hands every complete frame to on_frame(id, Frame). The

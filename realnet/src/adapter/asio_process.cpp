@@ -17,7 +17,9 @@ AsioProcess::AsioProcess(asio::io_context& io, std::unique_ptr<Process> core,
       acceptor_(io),
       udp_(io),
       accept_pause_(io),
-      core_timer_(io) {}
+      core_timer_(io) {
+  table_.use_run_secret(options_.secret, options_.nonce_seed);
+}
 
 AsioProcess::~AsioProcess() = default;
 

@@ -49,6 +49,10 @@ struct AdapterOptions {
   std::string host_label;            // the machine's name, as registered with the rendezvous
   std::string site;                  // the cluster this process runs in ("" without clusters)
   std::shared_ptr<const ProtocolConfig> config;
+  // The run's secret (run_secret.hpp) and this process's nonce seed; the daemons refuse to
+  // start without a secret ("" runs unauthenticated: adapter tests only).
+  std::string secret;
+  std::uint64_t nonce_seed = 0;
   SteadyClock::time_point epoch = SteadyClock::now();
   // Calibration of this backend, not of the protocol: the core asks for K samples and keeps the
   // minimum; on a loaded 2-core machine the minimum of 3 is often still a scheduling delay, so

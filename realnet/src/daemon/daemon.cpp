@@ -15,6 +15,7 @@
 
 #include "../adapter/asio_process.hpp"
 #include "../adapter/clock_stamp.hpp"
+#include "../adapter/run_secret.hpp"
 #include "tsunagi/model/roles.hpp"
 #include "tsunagi/runner/observer.hpp"
 #include "tsunagi/scenarios/loader.hpp"
@@ -141,6 +142,10 @@ void add_daemon_options(CLI::App& app, DaemonOptions& o, Role role) {
   app.add_flag("--stop-on-eof", o.stop_on_eof,
                "Stop as on SIGTERM when standard input ends (started over ssh: the daemon "
                "ends with the launcher's connection)");
+  app.add_option("--secret-file", o.secret_file,
+                 "The run's secret: a file of ours with mode 0600 holding hex digits (the "
+                 "launcher writes one per run); default: the TSUNAGI_RUN_SECRET variable. "
+                 "Every connection of the run proves it; never pass the secret itself here");
   if (role == Role::Node) {
     auto* rank = app.add_option("--rank", o.rank, "Rank of this process (0 .. processes-1)");
     app.add_option("--rank-env", o.rank_env,
@@ -213,6 +218,12 @@ int run_daemon(DaemonOptions& o, Role role) {
   }
 
   AdapterOptions adapter;
+  try {
+    adapter.secret = read_run_secret(o.secret_file);
+    adapter.nonce_seed = random_seed();
+  } catch (const std::exception& error) {
+    return fail(error.what());
+  }
   adapter.rank = node ? o.rank : kNoRank;
   // A relay is labelled by its host, as in the simulators ("chiba-relay0").
   adapter.label = relay ? o.host_label : runner::process_label(adapter.rank);

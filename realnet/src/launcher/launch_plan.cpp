@@ -59,6 +59,10 @@ void plan_relays(const scenario::Scenario& scenario, const LaunchOptions& option
 
 }  // namespace
 
+std::string run_secret_path(const LaunchOptions& options) {
+  return (fs::absolute(options.work_dir) / "run.secret").string();
+}
+
 std::vector<std::string> daemon_args(const scenario::Scenario& scenario,
                                      const LaunchOptions& options, const std::string& events) {
   std::vector<std::string> args{"--scenario", fs::absolute(scenario.path).string()};
@@ -66,8 +70,10 @@ std::vector<std::string> daemon_args(const scenario::Scenario& scenario,
     args.push_back("--set");
     args.push_back(set);
   }
-  args.insert(args.end(), {"--events", events, "--rtt-samples-min",
-                           std::to_string(options.rtt_samples_min), "--linger", "120", "--status"});
+  // The path only: the secret itself never goes on a command line (run_secret.hpp).
+  args.insert(args.end(),
+              {"--events", events, "--secret-file", run_secret_path(options), "--rtt-samples-min",
+               std::to_string(options.rtt_samples_min), "--linger", "120", "--status"});
   return args;
 }
 

@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include "../adapter/clock_stamp.hpp"
+#include "../adapter/run_secret.hpp"
 #include "event_replay.hpp"
 #include "launch_plan.hpp"
 #include "netns_session.hpp"
@@ -332,6 +333,7 @@ runner::RunSummary Launch::run() {
     observer_.on_progress("realnet: removed " + std::to_string(stale) + " namespaces of dead runs");
   const DaemonPaths paths = find_daemons(options_);
   fs::create_directories(options_.work_dir);
+  write_run_secret(run_secret_path(options_));  // before any daemon starts and reads it
   plan_ = make_launch_plan(scenario_, options_, paths, "tsg" + std::to_string(getpid()) + "-");
   manifest_ = make_manifest(plan_, scenario_, options_);
   if (plan_.mode != "slurm")
@@ -399,6 +401,10 @@ runner::RunSummary Launch::finish() {
   summary.end = replay.last_exit;
   summary.failure = failure_;
   summary.all_exited_ok = failure_.empty();
+  if (plan_.mode == "loopback")
+    summary.topology_hidden =
+        "realnet on loopback: every process on 127.0.0.1 measures loopback "
+        "RTTs, so no switch can be seen";
   return summary;
 }
 

@@ -53,6 +53,7 @@ std::string slurm_script(const scenario::Scenario& scenario, const LaunchOptions
                          const LaunchPlan& plan, const std::string& manifest_json) {
   const fs::path work(plan.work_dir);
   const std::string address_file = (work / "rendezvous.addr").string();
+  const std::string secret = run_secret_path(options);
   std::ostringstream s;
   s << "#!/bin/bash\n";
   s << runner::sbatch_header(sbatch_directives(scenario, options, plan));
@@ -72,6 +73,10 @@ std::string slurm_script(const scenario::Scenario& scenario, const LaunchOptions
        ">&2; exit 3; }\n"
     << "mkdir -p " << shell_line({work.string()}) << "\n"
     << "rm -f " << shell_line({address_file}) << "\n"
+    << "# The run's secret (docs/security.md): the launcher writes it before an interactive run;\n"
+    << "# a batch job draws its own, readable by its owner only, before any task starts.\n"
+    << "[ -s " << shell_line({secret}) << " ] || (umask 077; od -An -N32 -tx1 /dev/urandom | "
+    << "tr -d ' \\n' > " << shell_line({secret}) << "; echo >> " << shell_line({secret}) << ")\n"
     << "cat > " << shell_line({(work / "run.json").string()}) << " <<'TSUNAGI_RUN_JSON'\n"
     << manifest_json << "\nTSUNAGI_RUN_JSON\n"
     << "# Ctrl-C / SIGTERM: SIGTERM to every task of the job's steps (scancel --signal; srun "

@@ -36,6 +36,10 @@ struct StartedInput {
   // set-up), not measured truth: relays and the relay plan use it to tell LAN from WAN.
   std::string site;
   std::shared_ptr<const ProtocolConfig> config;
+  // The run's secret: every connection proves it before any other frame counts (handshake.hpp).
+  // "" = no authentication, for unit tests that script frames by hand; every backend passes one.
+  std::string secret;
+  std::uint64_t nonce_seed = 0;   // makes this process's nonces its own
 };
 struct ConnectedInput { ConnId conn = 0; };
 struct AcceptedInput { ConnId conn = 0; };

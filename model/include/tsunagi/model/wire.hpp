@@ -64,9 +64,14 @@ enum class FrameType : std::uint8_t {
   PeerUnreachable = 24,  // node -> rendezvous -> node: my static connect to you failed
   ShutdownAck = 25,      // node, relay -> rendezvous: reported; what closes now is expected
   Release = 26,          // rendezvous -> node, relay: everyone acknowledged; leave
+  // The handshake that opens every connection of an authenticated run (handshake.hpp):
+  AuthChallenge = 27,  // acceptor -> initiator, at once: the acceptor's nonce
+  AuthProof = 28,      // initiator -> acceptor: its nonce and a MAC over both nonces and the
+                       // first frame that follows (the hello or register)
+  AuthAccept = 29,     // acceptor -> initiator: the acceptor's MAC over the same
 };
 // The highest type number in use: decoders reject anything above it.
-constexpr FrameType kLastFrameType = FrameType::Release;
+constexpr FrameType kLastFrameType = FrameType::AuthAccept;
 const char* to_string(FrameType type);
 
 struct Frame {

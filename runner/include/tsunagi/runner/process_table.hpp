@@ -51,6 +51,10 @@ inline constexpr const char* kKilledByFaults = "killed by the scenario's [[fault
 // `host_count`.
 std::vector<int> host_slots(const std::vector<int>& host_of_rank, std::size_t host_count);
 
+// The secret of a simulated run with this seed: every process of the run holds it, exactly as
+// a realnet run's processes hold the one its launcher drew.
+std::string simulated_run_secret(std::uint64_t seed);
+
 class ProcessTable {
  public:
   // `backend` starts each progress line ("simgrid: t=...").
@@ -62,6 +66,14 @@ class ProcessTable {
   // Where the rendezvous listens, for a table that does not hold it (a realnet daemon's table
   // holds only its own process); add() sets it for the rendezvous's row.
   void locate_rendezvous(Endpoint endpoint) { rendezvous_endpoint_ = std::move(endpoint); }
+  // The run's secret every process proves on every connection (tsunagi/model/handshake.hpp)
+  // and the seed of their nonces. A simulated run derives both from the scenario's seed, so
+  // its decisions repeat exactly; a realnet daemon sets the secret the launcher handed it and
+  // a seed from the OS.
+  void use_run_secret(std::string secret, std::uint64_t nonce_seed) {
+    secret_ = std::move(secret);
+    nonce_seed_ = nonce_seed;
+  }
   // Marks the rows [[faults]] kill. Throws std::invalid_argument for a label no row has.
   void plan_kills(const std::vector<PlannedKill>& kills);
 
@@ -106,6 +118,8 @@ class ProcessTable {
   std::string backend_;
   RunObserver& observer_;
   std::shared_ptr<const ProtocolConfig> config_;
+  std::string secret_;
+  std::uint64_t nonce_seed_ = 0;
   std::vector<ProcessRow> rows_;
   std::unordered_map<Endpoint, int> by_endpoint_;  // looked up only, never iterated
   std::map<std::string, double> counts_;           // ordered: reported in key order

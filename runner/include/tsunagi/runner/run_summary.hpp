@@ -11,6 +11,9 @@ struct RunSummary {
   TimeNs end = 0;              // backend clock at the last exit (ns since the run's start)
   bool all_exited_ok = false;  // every process exited with ok = true
   std::string failure;         // the first failure, empty when all_exited_ok
+  // Why the processes could not see the scenario's topology, so inferred groups have nothing
+  // to be right about (realnet on loopback: every RTT is a loopback RTT); empty when they could.
+  std::string topology_hidden;
 };
 
 }  // namespace tsunagi::runner

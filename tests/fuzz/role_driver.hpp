@@ -1,0 +1,278 @@
+// Drives one role of the core (node, rendezvous or relay) with a sequence of inputs decoded from
+// a libFuzzer input (docs/security.md, "Fuzzing"): the run's configuration, then events —
+// accepts, connects and their failures, closes, timers the role armed, probe and compute
+// results, raw bytes, and well-formed frames of every type with fuzzer-chosen fields. The roles
+// run without a secret so fuzzed frames reach their logic (fuzz_wire drives the handshake).
+//
+// Oracles besides the sanitizers: every frame_rejected decision has a reason, and every byte
+// the role sends on a connection deframes cleanly (a role never sends a malformed stream).
+#pragma once
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tsunagi/model/io.hpp"
+#include "tsunagi/model/messages.hpp"
+#include "tsunagi/model/roles.hpp"
+#include "tsunagi/model/wire.hpp"
+
+namespace tsunagi::fuzz {
+
+class RoleDriver {
+ public:
+  explicit RoleDriver(FuzzedDataProvider& in) : in_(in) {}
+
+  // The configuration every role of the run shares, drawn from the input.
+  std::shared_ptr<ProtocolConfig> config() {
+    auto c = std::make_shared<ProtocolConfig>();
+    c->processes = in_.ConsumeIntegralInRange<int>(2, 9);
+    c->overlay.plan = static_cast<PlanKind>(in_.ConsumeIntegralInRange<int>(0, 3));
+    c->overlay.routing = static_cast<RoutingKind>(in_.ConsumeIntegralInRange<int>(0, 2));
+    if (c->overlay.routing == RoutingKind::FromGroups) c->overlay.plan = PlanKind::TopologyAware;
+    c->overlay.shortcut_capacity = in_.ConsumeIntegralInRange<int>(0, 3);
+    c->workload.kind = static_cast<WorkloadKind>(in_.ConsumeIntegralInRange<int>(0, 4));
+    c->relays = c->overlay.plan == PlanKind::Relay ? in_.ConsumeIntegralInRange<int>(1, 2) : 0;
+    c->inference.groups = static_cast<GroupMethod>(in_.ConsumeIntegralInRange<int>(0, 1));
+    c->inference.tree = static_cast<TreeMethod>(in_.ConsumeIntegralInRange<int>(0, 2));
+    c->directory = static_cast<DirectoryMode>(in_.ConsumeIntegralInRange<int>(0, 1));
+    n_ = c->processes;
+    return c;
+  }
+
+  // Feeds events until the input is used up or the role exits.
+  void run(Process& role, StartedInput started) {
+    deliver(role, std::move(started));
+    for (int step = 0; step < 400 && in_.remaining_bytes() > 0 && !exited_; ++step) {
+      now_ += in_.ConsumeIntegralInRange<TimeNs>(0, 2'000'000'000);
+      deliver(role, next_event());
+    }
+  }
+
+ private:
+  Rank rank() {
+    if (in_.ConsumeBool()) return in_.ConsumeIntegralInRange<Rank>(0, n_ - 1);
+    static constexpr Rank kOdd[] = {-1, 9, 100, (1 << 20) - 1, -7};
+    return kOdd[in_.ConsumeIntegralInRange<std::size_t>(0, 4)];
+  }
+  std::vector<Rank> ranks() {
+    std::vector<Rank> out(in_.ConsumeIntegralInRange<std::size_t>(0, 5));
+    for (Rank& r : out) r = rank();
+    return out;
+  }
+  std::string word() { return in_.ConsumeRandomLengthString(12); }
+  ConnId conn() {
+    if (conns_.empty() || in_.ConsumeIntegralInRange<int>(0, 7) == 0)
+      return in_.ConsumeIntegralInRange<ConnId>(1, 8);
+    return conns_[in_.ConsumeIntegralInRange<std::size_t>(0, conns_.size() - 1)];
+  }
+  template <class T>
+  T pick(const std::vector<T>& armed, T otherwise) {
+    if (armed.empty() || in_.ConsumeIntegralInRange<int>(0, 7) == 0) return otherwise;
+    return armed[in_.ConsumeIntegralInRange<std::size_t>(0, armed.size() - 1)];
+  }
+
+  wire::Frame structured_frame();
+  wire::Frame raw_frame() {
+    wire::Frame f;
+    f.type = static_cast<wire::FrameType>(
+        in_.ConsumeIntegralInRange<int>(1, static_cast<int>(wire::kLastFrameType)));
+    f.src = rank();
+    f.dst = rank();
+    f.seq = in_.ConsumeIntegral<std::uint32_t>();
+    f.payload = in_.ConsumeBytes<std::uint8_t>(in_.ConsumeIntegralInRange<std::size_t>(0, 300));
+    f.filler = in_.ConsumeBool() ? in_.ConsumeIntegralInRange<std::uint64_t>(0, 1 << 16) : 0;
+    return f;
+  }
+
+  InputEvent next_event() {
+    switch (in_.ConsumeIntegralInRange<int>(0, 11)) {
+      case 0: {
+        const ConnId id = kAcceptedConnBit | ++accepted_;
+        conns_.push_back(id);
+        return AcceptedInput{id};
+      }
+      case 1:
+        return ConnectedInput{conn()};
+      case 2:
+        return ConnectFailedInput{conn(),
+                                  static_cast<ConnectFailure>(in_.ConsumeIntegralInRange(0, 2))};
+      case 3:
+        return ClosedInput{conn()};
+      case 4:
+        return TimerFiredInput{pick<std::uint64_t>(timers_, in_.ConsumeIntegral<std::uint64_t>())};
+      case 5:
+        return RttMeasuredInput{pick<std::uint64_t>(probes_, in_.ConsumeIntegral<std::uint64_t>()),
+                                in_.ConsumeIntegralInRange<TimeNs>(0, 10'000'000),
+                                in_.ConsumeBool()};
+      case 6:
+        return ThroughputMeasuredInput{
+            pick<std::uint64_t>(probes_, in_.ConsumeIntegral<std::uint64_t>()),
+            in_.ConsumeIntegralInRange<std::uint64_t>(0, 1 << 24),
+            in_.ConsumeIntegralInRange<TimeNs>(0, 1'000'000'000), in_.ConsumeBool()};
+      case 7:
+        return ComputeDoneInput{pick<std::uint64_t>(tasks_, in_.ConsumeIntegral<std::uint64_t>())};
+      case 8:
+        return ReceivedInput{conn(), in_.ConsumeBytes<std::uint8_t>(
+                                         in_.ConsumeIntegralInRange<std::size_t>(0, 128))};
+      case 9: {
+        const wire::Frame f = raw_frame();
+        return ReceivedInput{conn(), wire::encode(f), f.filler};
+      }
+      default: {
+        const wire::Frame f = structured_frame();
+        return ReceivedInput{conn(), wire::encode(f), f.filler};
+      }
+    }
+  }
+
+  void deliver(Process& role, InputEvent event) {
+    role.handle(Input{now_, std::move(event)});
+    for (Command& command : role.drain_commands()) check(command);
+  }
+
+  void check(Command& command) {
+    if (auto* c = std::get_if<ConnectCmd>(&command)) conns_.push_back(c->conn);
+    if (auto* t = std::get_if<ArmTimerCmd>(&command)) timers_.push_back(t->timer);
+    if (auto* p = std::get_if<ProbeRttCmd>(&command)) probes_.push_back(p->probe);
+    if (auto* p = std::get_if<ProbeThroughputCmd>(&command)) probes_.push_back(p->probe);
+    if (auto* c = std::get_if<ComputeCmd>(&command)) tasks_.push_back(c->task);
+    if (std::holds_alternative<ExitCmd>(command)) exited_ = true;
+    if (auto* t = std::get_if<TraceCmd>(&command);
+        t != nullptr && t->kind == "frame_rejected" && t->detail.value("reason", "").empty())
+      std::abort();  // a refusal without a reason
+    if (auto* s = std::get_if<SendCmd>(&command)) {
+      wire::Deframer& d = sent_[s->conn];
+      d.feed(s->bytes, s->filler);
+      while (true) {
+        auto next = d.next();
+        if (std::holds_alternative<wire::DecodeError>(next)) std::abort();  // we sent garbage
+        if (std::holds_alternative<std::monostate>(next)) break;
+      }
+    }
+  }
+
+  FuzzedDataProvider& in_;
+  int n_ = 2;
+  TimeNs now_ = 0;
+  bool exited_ = false;
+  std::uint64_t accepted_ = 0;
+  std::vector<ConnId> conns_;
+  std::vector<std::uint64_t> timers_, probes_, tasks_;
+  std::map<ConnId, wire::Deframer> sent_;
+};
+
+inline wire::Frame RoleDriver::structured_frame() {
+  using namespace wire;
+  const wire::RelayEntry relay{word(), word(), word()};
+  switch (static_cast<FrameType>(
+      in_.ConsumeIntegralInRange<int>(1, static_cast<int>(kLastFrameType)))) {
+    case FrameType::Hello:
+      return make_hello({rank(), static_cast<ConnPurpose>(in_.ConsumeIntegralInRange(0, 3))});
+    case FrameType::Register:
+      return make_register({rank(), word(), word(), word()});
+    case FrameType::Directory: {
+      DirectoryMsg d;
+      const int count = in_.ConsumeBool() ? n_ : in_.ConsumeIntegralInRange(0, 3);
+      for (int i = 0; i < count; ++i) {
+        d.endpoints.push_back(in_.ConsumeBool() ? "" : "p" + std::to_string(i));
+        d.hosts.push_back("h" + std::to_string(in_.ConsumeIntegralInRange(0, 3)));
+      }
+      return make_directory(d);
+    }
+    case FrameType::RttReport:
+      return make_rtt_report({rank(), ranks(), in_.ConsumeIntegral<std::uint8_t>()});
+    case FrameType::GroupsMsg:
+      return make_groups(GroupsMsgBody{Groups{ranks(), ranks(), ranks()}});
+    case FrameType::RouteRound:
+      return make_route_round(rank(), rank(),
+                              {in_.ConsumeIntegralInRange<std::uint32_t>(0, 4),
+                               in_.ConsumeBool(),
+                               {{rank(), in_.ConsumeIntegral<std::uint16_t>()},
+                                {rank(), in_.ConsumeIntegralInRange<std::uint16_t>(0, 3)}}});
+    case FrameType::Data:
+      return make_data(rank(), rank(), in_.ConsumeIntegral<std::uint32_t>(),
+                       {in_.ConsumeIntegralInRange<std::uint32_t>(0, 40),
+                        in_.ConsumeBytes<std::uint8_t>(in_.ConsumeIntegralInRange(0, 64))},
+                       in_.ConsumeIntegralInRange<std::uint64_t>(0, 1 << 12));
+    case FrameType::ProbeOrder:
+      return make_probe_order({in_.ConsumeIntegralInRange<std::uint64_t>(0, 8), rank(),
+                               in_.ConsumeIntegralInRange<std::uint64_t>(0, 1 << 20)});
+    case FrameType::ProbeResult:
+      return make_probe_result({in_.ConsumeIntegralInRange<std::uint64_t>(0, 8),
+                                in_.ConsumeIntegralInRange<std::uint64_t>(0, 1 << 20),
+                                in_.ConsumeIntegralInRange<TimeNs>(0, 1'000'000),
+                                in_.ConsumeBool()});
+    case FrameType::RttOrder:
+      return make_rtt_order({in_.ConsumeIntegralInRange<std::uint32_t>(0, 3), ranks()});
+    case FrameType::RttColumn: {
+      const std::vector<Rank> peers = ranks();
+      std::vector<std::uint64_t> rtts;
+      for (std::size_t i = 0; i < peers.size(); ++i)
+        rtts.push_back(in_.ConsumeIntegralInRange<std::uint64_t>(0, 100'000));
+      return make_rtt_column({in_.ConsumeIntegralInRange<std::uint32_t>(0, 3), peers, rtts});
+    }
+    case FrameType::EndpointQuery:
+      return make_endpoint_query({ranks()});
+    case FrameType::EndpointReply: {
+      const std::vector<Rank> asked = ranks();
+      return make_endpoint_reply({asked, std::vector<std::string>(asked.size(), word())});
+    }
+    case FrameType::RelayRegister:
+      return make_relay_register({relay});
+    case FrameType::RelayList:
+      return make_relay_list({{relay, {word(), word(), word()}}, ranks()});
+    case FrameType::RelayHello:
+      return make_relay_hello({word()});
+    case FrameType::LinkAdvert:
+      return make_link_advert({word(),
+                               in_.ConsumeIntegralInRange<std::uint64_t>(0, 5),
+                               in_.ConsumeBool(),
+                               {word(), word()},
+                               ranks()});
+    case FrameType::Undeliverable:
+      return make_undeliverable(rank(), rank(), {in_.ConsumeIntegral<std::uint32_t>(), 0, word()});
+    case FrameType::Done:
+      return make_done(rank());
+    case FrameType::Settled:
+      return make_settled(rank());
+    case FrameType::PeerUnreachable:
+      return make_peer_unreachable(rank(), rank());
+    case FrameType::Start:
+      return make_start();
+    case FrameType::Shutdown:
+      return make_shutdown();
+    case FrameType::ShutdownAck:
+      return make_shutdown_ack();
+    case FrameType::Release:
+      return make_release();
+    case FrameType::Goodbye:
+      return make_goodbye(static_cast<GoodbyeReason>(in_.ConsumeIntegralInRange(0, 2)));
+    case FrameType::AuthChallenge:
+    case FrameType::AuthProof:
+    case FrameType::AuthAccept:
+      return raw_frame();
+  }
+  return make_start();
+}
+
+// The whole body of a role's fuzz target: the run's configuration (the relay plan drawn more
+// often, it has the most frame types), the role `make` builds, its start, then the events.
+template <class Started>
+int fuzz_role(const std::uint8_t* data, std::size_t size, std::unique_ptr<Process> (*make)(),
+              Started started) {
+  FuzzedDataProvider in(data, size);
+  RoleDriver driver(in);
+  auto cfg = driver.config();
+  if (cfg->overlay.plan != PlanKind::Relay && in.ConsumeBool()) cfg->overlay.plan = PlanKind::Relay;
+  std::unique_ptr<Process> role = make();
+  driver.run(*role, started(in, std::shared_ptr<const ProtocolConfig>(cfg)));
+  return 0;
+}
+
+}  // namespace tsunagi::fuzz
