@@ -33,6 +33,9 @@ struct Ctx final : WorkloadContext {
   void report(const std::string& key, nlohmann::json value) override { reports[key] = value; }
   void finished() override;
   void arm_timer(std::uint64_t timer, TimeNs at) override;
+  // LMMC workloads measure nothing themselves: a probe request is a test failure.
+  void probe_rtt(Rank, std::uint64_t, std::uint32_t, int) override { FAIL("probe_rtt"); }
+  void probe_throughput(Rank, std::uint64_t, std::uint64_t) override { FAIL("probe_throughput"); }
   void decision(const std::string& kind, nlohmann::json detail) override {
     if (kind == "lmmc_page") pages.push_back(detail);
     if (kind != "lmmc_page") FAIL(kind << " " << detail.dump());
