@@ -27,7 +27,7 @@ struct DaemonOptions {
   bool status = false;    // print "tsunagi-status ..." lines on stdout
   bool quiet = false;
   bool stop_on_eof = false;  // stop when standard input ends (the launcher's ssh went away)
-  std::string secret_file;  // the run's secret (0600); "" = TSUNAGI_RUN_SECRET
+  std::string secret_file;   // the run's secret (0600); "" = TSUNAGI_RUN_SECRET
   // nodes (and relays: rendezvous, host label = the relay's label, site, wait)
   Rank rank = kNoRank;
   std::string rank_env;  // take the rank from this environment variable
