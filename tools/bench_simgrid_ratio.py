@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Benchmark (issue 19): tsunagi on SimGrid against a hand-written S4U program moving the same
 messages. For each size N it runs, one after the other,
 

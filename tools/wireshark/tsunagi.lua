@@ -29,15 +29,16 @@ local frame_types = {
   [15] = "endpoint_query", [16] = "endpoint_reply", [17] = "relay_register", [18] = "relay_list",
   [19] = "relay_hello", [20] = "link_advert", [21] = "undeliverable", [22] = "settled",
   [23] = "start", [24] = "peer_unreachable", [25] = "shutdown_ack", [26] = "release",
+  [27] = "auth_challenge", [28] = "auth_proof", [29] = "auth_accept",
 }
-local LAST_TYPE = 26
+local LAST_TYPE = 29
 local MAGIC, VERSION, HEADER = 0x54, 1, 32
 local MAX_PAYLOAD = 64 * 1024 * 1024
 local SMALL_BODY = 4096  -- wire.cpp max_payload(): types with bodies of a few fields
 local small_body = {
   [1] = true, [2] = true, [8] = true, [9] = true, [10] = true, [11] = true, [12] = true,
   [17] = true, [19] = true, [21] = true, [22] = true, [23] = true, [24] = true, [25] = true,
-  [26] = true,
+  [26] = true, [27] = true, [28] = true, [29] = true,
 }
 local purposes = { [0] = "control", [1] = "static", [2] = "shortcut", [3] = "relay" }
 local goodbye_reasons = { [0] = "evicted", [1] = "duplicate" }
@@ -91,6 +92,8 @@ for _, spec in ipairs({
   { "neighbour", "string", "neighbour", "Neighbour" },
   { "reason", "string", "reason", "Reason" },
   { "goodbye", "uint32", "goodbye_reason", "Goodbye reason", base.DEC, goodbye_reasons },
+  { "nonce", "bytes", "auth.nonce", "Nonce" },
+  { "mac", "bytes", "auth.mac", "HMAC-SHA-256" },
 }) do
   local key, kind, abbrev, label, display, names = table.unpack(spec)
   f[key] = ProtoField[kind]("tsunagi." .. abbrev, label, display, names)
@@ -283,6 +286,30 @@ payloads[6] = function(r)  -- route_round
   end
   return string.format("round %s, %d routes%s", tostring(round), n or 0,
                        final == 1 and ", final" or "")
+end
+
+-- handshake.hpp: 16-byte nonces, 32-byte HMAC-SHA-256 tags, nothing else.
+local NONCE, MAC = 16, 32
+local function exact(r, size, name)
+  if r:left() ~= size then r.err = string.format("%s: %d bytes, expected %d", name, r:left(), size) end
+end
+payloads[27] = function(r)  -- auth_challenge: the acceptor's nonce
+  exact(r, NONCE, "auth_challenge")
+  if not r.err then r.tree:add(f.nonce, r:take(NONCE, "nonce")) end
+  return "nonce"
+end
+payloads[28] = function(r)  -- auth_proof: the initiator's nonce, its MAC
+  exact(r, NONCE + MAC, "auth_proof")
+  if not r.err then
+    r.tree:add(f.nonce, r:take(NONCE, "nonce"))
+    r.tree:add(f.mac, r:take(MAC, "mac"))
+  end
+  return "nonce + mac"
+end
+payloads[29] = function(r)  -- auth_accept: the acceptor's MAC
+  exact(r, MAC, "auth_accept")
+  if not r.err then r.tree:add(f.mac, r:take(MAC, "mac")) end
+  return "mac"
 end
 
 payloads[7] = function(r)  -- data

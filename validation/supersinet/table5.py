@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Paper 004, Table 5 side by side: runs supersinet-4 (indices workload) on the given backends
 with the default and the tuned windows, and prints each directed pair's TCP, OH_64B, OH_64KB,
 BW_64KB, BW_8MB and MB/s at 8 MB next to the paper's values, plus the Fig. 3/4 series

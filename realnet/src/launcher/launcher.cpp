@@ -401,10 +401,7 @@ runner::RunSummary Launch::finish() {
   summary.end = replay.last_exit;
   summary.failure = failure_;
   summary.all_exited_ok = failure_.empty();
-  if (plan_.mode == "loopback")
-    summary.topology_hidden =
-        "realnet on loopback: every process on 127.0.0.1 measures loopback "
-        "RTTs, so no switch can be seen";
+  summary.topology_hidden = topology_hidden_in(plan_.mode);
   return summary;
 }
 

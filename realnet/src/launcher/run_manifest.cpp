@@ -126,7 +126,14 @@ runner::RunSummary collect_run(const std::string& work_dir, runner::RunObserver&
   summary.end = replay.last_exit;
   summary.failure = failure;
   summary.all_exited_ok = failure.empty();
+  summary.topology_hidden = topology_hidden_in(manifest.mode);
   return summary;
+}
+
+std::string topology_hidden_in(const std::string& mode) {
+  if (mode != "loopback") return "";
+  return "realnet on loopback: every process on 127.0.0.1 measures loopback RTTs, so no switch "
+         "can be seen";
 }
 
 CollectedScenario collected_scenario(const std::string& work_dir) {
