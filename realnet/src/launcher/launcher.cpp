@@ -397,12 +397,7 @@ runner::RunSummary Launch::finish() {
   const ReplayOutcome replay = replay_run(manifest_, records, observer_);
   for (const std::string& problem : replay.problems) fail(problem);
   if (!deaths_.empty()) failure_ = deaths_.front();  // the cause of whatever failed after it
-  runner::RunSummary summary;
-  summary.end = replay.last_exit;
-  summary.failure = failure_;
-  summary.all_exited_ok = failure_.empty();
-  summary.topology_hidden = topology_hidden_in(plan_.mode);
-  return summary;
+  return replayed_summary(replay, failure_, plan_.mode);
 }
 
 }  // namespace

@@ -122,18 +122,20 @@ runner::RunSummary collect_run(const std::string& work_dir, runner::RunObserver&
   const ReplayOutcome replay = replay_run(manifest, records, observer);
   for (const std::string& problem : replay.problems)
     if (failure.empty()) failure = problem;
+  return replayed_summary(replay, failure, manifest.mode);
+}
+
+runner::RunSummary replayed_summary(const ReplayOutcome& replay, const std::string& failure,
+                                    const std::string& mode) {
   runner::RunSummary summary;
   summary.end = replay.last_exit;
   summary.failure = failure;
   summary.all_exited_ok = failure.empty();
-  summary.topology_hidden = topology_hidden_in(manifest.mode);
+  if (mode == "loopback")
+    summary.topology_hidden =
+        "realnet on loopback: every process on 127.0.0.1 measures loopback RTTs, so no switch "
+        "can be seen";
   return summary;
-}
-
-std::string topology_hidden_in(const std::string& mode) {
-  if (mode != "loopback") return "";
-  return "realnet on loopback: every process on 127.0.0.1 measures loopback RTTs, so no switch "
-         "can be seen";
 }
 
 CollectedScenario collected_scenario(const std::string& work_dir) {

@@ -61,8 +61,10 @@ ReplayOutcome replay_run(const RunManifest& manifest, const std::vector<ProcessR
 // event, naming its log; the summary fails with the first such process.
 runner::RunSummary collect_run(const std::string& work_dir, runner::RunObserver& observer);
 
-// Why the run's groups cannot be judged from where it ran (RunSummary::topology_hidden), or "":
-// on loopback every process measures loopback RTTs. One rule for `run` and `collect`.
-std::string topology_hidden_in(const std::string& mode);
+// The summary of a replayed run, for `run` and `collect` alike: its end, its first failure, and
+// why its groups cannot be judged from where it ran (on loopback every process measures
+// loopback RTTs).
+runner::RunSummary replayed_summary(const ReplayOutcome& replay, const std::string& failure,
+                                    const std::string& mode);
 
 }  // namespace tsunagi::realnet
