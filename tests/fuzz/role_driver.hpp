@@ -11,6 +11,7 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -151,7 +152,10 @@ class RoleDriver {
       d.feed(s->bytes, s->filler);
       while (true) {
         auto next = d.next();
-        if (std::holds_alternative<wire::DecodeError>(next)) std::abort();  // we sent garbage
+        if (const auto* error = std::get_if<wire::DecodeError>(&next)) {  // we sent garbage
+          std::fprintf(stderr, "role sent an undecodable frame: %s\n", error->reason.c_str());
+          std::abort();
+        }
         if (std::holds_alternative<std::monostate>(next)) break;
       }
     }

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/roles.hpp"
@@ -67,6 +69,9 @@ class Driven {
       deframer.feed(s.bytes, s.filler);
       while (true) {
         auto next = deframer.next();
+        // What a role sends must decode: a peer would drop the connection on the first error.
+        if (const auto* error = std::get_if<wire::DecodeError>(&next))
+          FAIL("the role sent an undecodable stream: " << error->reason);
         auto* f = std::get_if<wire::Frame>(&next);
         if (f == nullptr) break;
         out.push_back(std::move(*f));

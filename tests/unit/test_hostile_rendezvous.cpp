@@ -154,3 +154,29 @@ TEST_CASE("hostile rendezvous: a rank's rtt report counts once", "[hostile][rend
   run.rv.frame(run.ranks[2], wire::make_rtt_report({2, {}, 0}));  // after the views are combined
   CHECK(run.rv.rejections(mark).size() == 2);
 }
+
+// Found by fuzz_rendezvous: the rendezvous passed a PeerUnreachable on as received, filler claim
+// and payload included, but sent no filler bytes with it; the receiving node then read the
+// frames after it as filler and dropped the connection on "bad magic byte 0".
+TEST_CASE("hostile rendezvous: a peer_unreachable is passed on as a fresh frame",
+          "[hostile][rendezvous]") {
+  Run run = registered(3, false);
+  wire::Frame claim = wire::make_peer_unreachable(0, 1);
+  claim.payload.assign(192, 0x17);
+  claim.seq = 0x17171717;
+  claim.filler = 4096;
+  const std::size_t mark = run.rv.mark();
+  run.rv.frame(run.ranks[0], claim);
+  run.rv.frame(run.ranks[2], wire::make_peer_unreachable(2, 1));
+  const auto to_rank1 = run.rv.sent(run.ranks[1], mark);
+  REQUIRE(to_rank1.size() == 2);
+  for (const wire::Frame& f : to_rank1) {
+    CHECK(f.type == FrameType::PeerUnreachable);
+    CHECK(f.dst == 1);
+    CHECK(f.payload.empty());
+    CHECK(f.filler == 0);
+    CHECK(f.seq == 0);
+  }
+  CHECK(to_rank1[0].src == 0);
+  CHECK(to_rank1[1].src == 2);
+}

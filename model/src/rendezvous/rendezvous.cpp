@@ -188,7 +188,11 @@ void Rendezvous::on_peer_unreachable(ConnId id, const wire::Frame& frame) {
   if (from == kNoRank || frame.src != from) return reject(id, "peer_unreachable from another rank");
   if (frame.dst < 0 || frame.dst >= n_)
     return reject(id, "peer_unreachable for rank " + std::to_string(frame.dst));
-  emit(SendCmd{rank_conn_[static_cast<std::size_t>(frame.dst)], wire::encode(frame), 0});
+  // A fresh frame, not the one received: only the two ranks are passed on, never a sender's
+  // payload, sequence number or filler claim (a forwarded filler claim without its bytes would
+  // make the receiver read the next frames as filler).
+  emit(SendCmd{rank_conn_[static_cast<std::size_t>(frame.dst)],
+               wire::encode(wire::make_peer_unreachable(frame.src, frame.dst)), 0});
 }
 
 // routing = direct: a barrier between connecting and the workload, so no rank sends before
