@@ -4,7 +4,12 @@
 // connection closed, while the same steps with the secret succeed (the positive controls).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <optional>
+#include <set>
+
 #include "auth_harness.hpp"
+#include "wire/framed_conn.hpp"
 
 using namespace tsunagi;
 using namespace tsunagi::hostile;
@@ -219,4 +224,67 @@ TEST_CASE("auth: a stranger cannot attach to a relay or link to it", "[hostile][
   const std::size_t mark = relay.mark();
   prove_and_send(relay, evil, kWrongSecret, wire::make_relay_hello({"x-relay0"}));
   CHECK(mentions(relay.rejections(mark), "authentication failed"));
+}
+
+namespace {
+
+// Plays the backend's clock up to `until`: fires every timer the role armed that is due, in
+// time order, each once (firing may arm the next).
+void advance_to(Driven& role, TimeNs until, std::set<std::uint64_t>& fired) {
+  while (true) {
+    std::optional<ArmTimerCmd> due;
+    for (const ArmTimerCmd& t : role.all<ArmTimerCmd>())
+      if (t.at <= until && !fired.count(t.timer) && (!due || t.at < due->at)) due = t;
+    if (!due) break;
+    fired.insert(due->timer);
+    role.now = std::max(role.now, due->at);
+    role.input(TimerFiredInput{due->timer});
+  }
+  role.now = until;
+}
+
+// Accepts a silent stranger, a connection that proves itself and one that stops half-way, then
+// plays the clock: nobody is refused before the deadline, only the two at it, with the reason.
+void check_handshake_deadline(Driven& role, const wire::Frame& proper_first) {
+  std::set<std::uint64_t> fired;
+  advance_to(role, role.now, fired);
+  const TimeNs accepted_at = role.now;
+  const std::size_t mark = role.mark();
+  const ConnId silent = role.accept(901);
+  const ConnId proper = role.accept(902);
+  const ConnId halfway = role.accept(903);
+  prove_and_send(role, proper, kRunSecret, proper_first);
+  role.frame(halfway, proof_for(challenge_on(role, halfway), kRunSecret, proper_first));
+  advance_to(role, accepted_at + wire::kHandshakeTimeout - 1, fired);
+  CHECK(role.rejections(mark).empty());
+  const std::size_t before = role.mark();
+  advance_to(role, accepted_at + wire::kHandshakeTimeout, fired);
+  CHECK(role.rejections(before) == std::vector<std::string>(2, wire::kUnprovenReason));
+  CHECK(role.closed(silent, before));
+  CHECK(role.closed(halfway, before));  // proved, but never sent the frame the proof covers
+  CHECK_FALSE(role.closed(proper, mark));
+}
+
+}  // namespace
+
+TEST_CASE("auth: a stranger that never proves the secret is refused 10 s after the accept",
+          "[hostile][auth]") {
+  SECTION("a node") {
+    Driven node = authenticated_node();
+    check_handshake_deadline(node, wire::make_hello({1, ConnPurpose::Shortcut}));
+  }
+  SECTION("the rendezvous") {
+    Driven rv(make_rendezvous());
+    rv.input(started(kNoRank, "rv:7000", "", "rv", "", config(2)));
+    check_handshake_deadline(rv, wire::make_hello({1, ConnPurpose::Control}));
+  }
+  SECTION("a relay") {
+    auto cfg = config(2, PlanKind::Relay);
+    cfg->relays = 1;
+    Driven relay(make_relay());
+    relay.input(started(kNoRank, "q0:1", "rv:7000", "w-relay0", "w", cfg));
+    relay.input(ConnectedInput{kToRendezvous});  // else its own connect times out first
+    accept_initiator(relay, kToRendezvous, kRunSecret);
+    check_handshake_deadline(relay, wire::make_hello({0, ConnPurpose::Relay}));
+  }
 }

@@ -100,11 +100,12 @@ void Node::on_connected(ConnId id) {
 // Besides the connect deadlines, only workloads arm timers.
 void Node::on_timer(std::uint64_t timer) {
   if (wire::ConnectDeadlines::is_deadline_timer(timer)) {
-    if (auto next = connect_deadlines_.expire(timer, now_, conns_, [this](ConnId id) {
-          emit(CloseCmd{id});
-          on_connect_failed({id, ConnectFailure::TimedOut});
-        }))
-      emit(*next);
+    const auto give_up = [this](ConnId id) {
+      emit(CloseCmd{id});
+      on_connect_failed({id, ConnectFailure::TimedOut});
+    };
+    const auto unproven = [this](ConnId id) { reject(id, wire::kUnprovenReason); };
+    if (auto next = connect_deadlines_.expire(timer, now_, conns_, give_up, unproven)) emit(*next);
     return;
   }
   if (workload_) workload_->on_timer(*this, timer);
@@ -115,6 +116,7 @@ void Node::on_accepted(ConnId id) {
   c.outgoing = false;
   if (auto challenge = auth::begin_acceptor(c.auth, key_))
     emit(SendCmd{id, wire::encode(*challenge), 0});
+  if (auto timer = wire::watch_handshake(connect_deadlines_, key_, id, now_)) emit(*timer);
 }
 
 void Node::on_connect_failed(const ConnectFailedInput& in) {

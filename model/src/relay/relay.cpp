@@ -64,14 +64,15 @@ ConnId Relay::open(const Endpoint& to) {
   return id;
 }
 
-// A relay arms only connect deadlines.
+// A relay arms only connect and handshake deadlines.
 void Relay::on_timer(std::uint64_t timer) {
   if (!wire::ConnectDeadlines::is_deadline_timer(timer)) return;
   const auto give_up = [this](ConnId id) {
     emit(CloseCmd{id});
     on_connect_failed({id, ConnectFailure::TimedOut});
   };
-  if (auto next = connect_deadlines_.expire(timer, now_, conns_, give_up)) emit(*next);
+  const auto unproven = [this](ConnId id) { reject(id, wire::kUnprovenReason); };
+  if (auto next = connect_deadlines_.expire(timer, now_, conns_, give_up, unproven)) emit(*next);
 }
 
 void Relay::send_frame(ConnId id, const wire::Frame& frame) {
@@ -85,6 +86,7 @@ void Relay::on_accepted(ConnId id) {
   c.up = true;
   if (auto challenge = auth::begin_acceptor(c.auth, key_))
     emit(SendCmd{id, wire::encode(*challenge), 0});
+  if (auto timer = wire::watch_handshake(connect_deadlines_, key_, id, now_)) emit(*timer);
 }
 
 void Relay::on_connected(ConnId id) {

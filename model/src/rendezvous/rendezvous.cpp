@@ -26,11 +26,13 @@ void Rendezvous::handle(const Input& input) {
   if (auto* a = std::get_if<AcceptedInput>(&input.event)) {
     if (auto challenge = auth::begin_acceptor(conns_[a->conn].auth, key_))
       emit(SendCmd{a->conn, wire::encode(*challenge), 0});
+    if (auto timer = wire::watch_handshake(handshakes_, key_, a->conn, now_)) emit(*timer);
     return;
   }
   if (auto* r = std::get_if<ReceivedInput>(&input.event)) return on_received(*r);
   if (auto* c = std::get_if<ClosedInput>(&input.event)) return on_closed(c->conn);
   if (auto* t = std::get_if<TimerFiredInput>(&input.event)) {
+    if (wire::ConnectDeadlines::is_deadline_timer(t->timer)) return on_handshake_deadline(t->timer);
     if (t->timer == kRegistrationTimer || t->timer == kMissingRelayTimer)
       on_registration_deadline();
   }
@@ -51,6 +53,16 @@ void Rendezvous::on_started(const StartedInput& in) {
   done_ranks_.assign(static_cast<std::size_t>(n_), false);
   phase_ = Phase::Registering;
   emit(ArmTimerCmd{kRegistrationTimer, now_ + config_->registration_timeout});
+}
+
+// The rendezvous connects to nobody: its deadlines are the handshakes of accepted connections.
+void Rendezvous::on_handshake_deadline(std::uint64_t timer) {
+  std::optional<ArmTimerCmd> next;
+  for (ConnId id : handshakes_.fire(timer, now_, next)) {
+    auto it = conns_.find(id);
+    if (it != conns_.end() && !it->second.auth.open()) reject(id, wire::kUnprovenReason);
+  }
+  if (next) emit(*next);
 }
 
 void Rendezvous::on_received(const ReceivedInput& in) {

@@ -26,6 +26,7 @@
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/wire.hpp"
+#include "wire/framed_conn.hpp"
 
 namespace tsunagi {
 
@@ -46,6 +47,7 @@ class Rendezvous final : public Process {
   // rendezvous.cpp: plumbing, registration, directory, the running phase, shutdown
   void on_started(const StartedInput& in);
   void on_received(const ReceivedInput& in);
+  void on_handshake_deadline(std::uint64_t timer);
   void on_frame(ConnId id, const wire::Frame& frame);
   // rendezvous_admission.cpp: why connection `id` may not send `frame`, or nothing.
   std::optional<std::string> refusal(ConnId id, const wire::Frame& frame);
@@ -86,6 +88,7 @@ class Rendezvous final : public Process {
   std::shared_ptr<const ProtocolConfig> config_;
   std::unordered_map<ConnId, Conn> conns_;
   auth::RunKey key_;  // the run's secret: every connection proves it (handshake.hpp)
+  wire::ConnectDeadlines handshakes_;  // accepted connections that must prove it in time
   std::vector<ConnId> rank_conn_;
   std::vector<Endpoint> endpoints_;
   std::vector<std::string> hosts_;

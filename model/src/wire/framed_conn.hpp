@@ -63,16 +63,19 @@ class ConnectDeadlines {
     return due;
   }
   // fire() for a role: each overdue connection of `conns` still connecting is handed to
-  // `give_up` (which closes it and takes it as ConnectFailed{TimedOut}); returns the timer to
-  // arm next, if any.
-  template <class ConnMap, class GiveUp>
+  // `give_up` (which closes it and takes it as ConnectFailed{TimedOut}), each overdue accepted
+  // connection whose peer has not proven the run's secret to `unproven` (which refuses it);
+  // returns the timer to arm next, if any.
+  template <class ConnMap, class GiveUp, class Unproven>
   std::optional<ArmTimerCmd> expire(std::uint64_t timer, TimeNs now, const ConnMap& conns,
-                                    GiveUp give_up) {
+                                    GiveUp give_up, Unproven unproven) {
     std::optional<ArmTimerCmd> next;
     for (ConnId id : fire(timer, now, next)) {
       auto it = conns.find(id);
-      // Still connecting: given up. Connected in time (or gone): nothing to do.
-      if (it != conns.end() && it->second.outgoing && !it->second.up) give_up(id);
+      // Connected or proven in time (or gone): nothing to do.
+      if (it == conns.end()) continue;
+      if (it->second.outgoing && !it->second.up) give_up(id);
+      if (!it->second.outgoing && !it->second.auth.open()) unproven(id);
     }
     return next;
   }
@@ -95,6 +98,20 @@ class ConnectDeadlines {
   TimeNs armed_at_ = -1;  // the deadline the armed timer waits for, -1 when none is armed
   std::uint64_t generation_ = 0;
 };
+
+// A stranger may connect, but not stay: an accepted connection whose peer has not proven the
+// run's secret this long after the accept is refused, so connections that say nothing (or stop
+// half-way through the handshake) cannot hold a process's descriptors and memory for the whole
+// run. Ours prove themselves within a round trip; 10 s leaves room for any scenario's latencies.
+constexpr TimeNs kHandshakeTimeout = 10'000'000'000;
+inline constexpr const char* kUnprovenReason = "not authenticated within 10 s of the accept";
+
+// Watches accepted connection `id` until it proves itself (only when the run authenticates).
+inline std::optional<ArmTimerCmd> watch_handshake(ConnectDeadlines& deadlines,
+                                                  const auth::RunKey& key, ConnId id, TimeNs now) {
+  if (!key.required()) return std::nullopt;
+  return deadlines.add(id, now + kHandshakeTimeout);
+}
 
 // The sends to perform now: none while the frame waits for the connect or the acceptor's
 // challenge (it is queued); the initiator's first frame goes out behind its proof.
