@@ -134,8 +134,20 @@ Bytes encode(const Frame& frame) {
 }
 
 void Deframer::feed(const Bytes& bytes, std::uint64_t filler_credit) {
-  buffer_.insert(buffer_.end(), bytes.begin(), bytes.end());
   filler_credit_ += filler_credit;
+  std::size_t skip = 0;
+  // Filler is only counted, never stored: a bulk message is mostly filler, and copying it into
+  // the buffer just to step over it doubled the bytes a real backend moves per message. Only
+  // when nothing is buffered before it, so bytes are still consumed in stream order; taken as
+  // next() takes it, credit first.
+  if (pending_ && payload_done_ && read_pos_ == buffer_.size() && filler_needed_ > 0) {
+    const std::uint64_t from_credit = std::min(filler_credit_, filler_needed_);
+    filler_credit_ -= from_credit;
+    filler_needed_ -= from_credit;
+    skip = static_cast<std::size_t>(std::min<std::uint64_t>(filler_needed_, bytes.size()));
+    filler_needed_ -= skip;
+  }
+  buffer_.insert(buffer_.end(), bytes.begin() + static_cast<std::ptrdiff_t>(skip), bytes.end());
 }
 
 void Deframer::compact() {
