@@ -105,6 +105,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // The commands (tsunagi::perform_commands; DrivenProcess does trace and report) and the
   // clock they run by: asio_process.cpp, asio_streams.cpp, asio_probes.cpp.
   TimeNs now() const;
+  void recycle_received(Bytes&& bytes);
   void connect(const ConnectCmd& cmd);
   void send(SendCmd& cmd);
   void close(ConnId id);
@@ -175,6 +176,11 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // One read buffer for all connections: reads wait for readiness, then read at once, so no
   // connection holds a buffer while it waits (256 KiB reads halve the per-byte cost of 64 KiB).
   std::vector<std::uint8_t> read_buffer_ = std::vector<std::uint8_t>(256 * 1024);
+  // Frame streams read straight into the bytes handed to the core, which hands them back
+  // (recycle_received): no copy and no allocation per read. Its size follows the traffic: 4 KiB
+  // while reads are small (growing it is a zero fill), up to 256 KiB while they fill it.
+  Bytes stream_chunk_;
+  std::size_t stream_read_size_ = 4096;
   udp::endpoint datagram_from_;
   asio::steady_timer accept_pause_;  // accepting again after running out of descriptors
   bool descriptors_logged_ = false;  // that is said once, not at every retry

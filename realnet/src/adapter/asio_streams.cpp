@@ -183,12 +183,19 @@ void AsioProcess::start_reading(ConnId id, const ConnPtr& conn, bool read_now) {
   if (read_now) {
     boost::system::error_code error;
     conn->socket.non_blocking(true, error);
-    const std::size_t n = conn->socket.read_some(asio::buffer(read_buffer_), error);
+    Bytes chunk = std::move(stream_chunk_);
+    chunk.resize(stream_read_size_);
+    const std::size_t n = conn->socket.read_some(asio::buffer(chunk), error);
     if (error && error != asio::error::would_block) return drop(id, conn, true);
-    if (!error && !conn->core_closed && !driver_.exited()) {
-      const auto begin = read_buffer_.begin();
-      deliver(ReceivedInput{id, Bytes(begin, begin + static_cast<std::ptrdiff_t>(n)), 0});
-    }
+    constexpr std::size_t kLargestRead = 256 * 1024;
+    stream_read_size_ = n == chunk.size()      ? std::min(2 * n, kLargestRead)
+                        : n * 4 < chunk.size() ? std::max<std::size_t>(n, 4096)
+                                               : stream_read_size_;
+    chunk.resize(error ? 0 : n);
+    if (!error && !conn->core_closed && !driver_.exited())
+      deliver(ReceivedInput{id, std::move(chunk), 0});
+    else
+      recycle_received(std::move(chunk));
     if (conn->gone) return;
   }
   conn->socket.async_wait(tcp::socket::wait_read,
@@ -197,6 +204,13 @@ void AsioProcess::start_reading(ConnId id, const ConnPtr& conn, bool read_now) {
                             if (error) return drop(id, conn, true);
                             start_reading(id, conn, true);
                           });
+}
+
+static_assert(runner::takes_back_received<AsioProcess>::value,
+              "the driver must hand received bytes back to the realnet adapter");
+
+void AsioProcess::recycle_received(Bytes&& bytes) {
+  if (bytes.capacity() > stream_chunk_.capacity()) stream_chunk_ = std::move(bytes);
 }
 
 void AsioProcess::send(SendCmd& cmd) {

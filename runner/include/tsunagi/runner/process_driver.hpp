@@ -18,6 +18,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,14 @@ struct ProcessFactories {
 inline ProcessFactories core_roles() {
   return {};
 }
+
+// Whether a backend takes received bytes back after the core handled them (C++17: ns-3's
+// headers build the ns-3 adapter without concepts).
+template <class Adapter, class = void>
+struct takes_back_received : std::false_type {};
+template <class Adapter>
+struct takes_back_received<Adapter, std::void_t<decltype(std::declval<Adapter&>().recycle_received(
+                                        std::declval<Bytes&&>()))>> : std::true_type {};
 
 class ProcessDriver {
  public:
@@ -96,7 +105,14 @@ void ProcessDriver::deliver(Adapter& adapter, InputEvent event) {
       InputEvent next = std::move(pending_.front());
       pending_.pop_front();
       const TimeNs now = adapter.now();
-      core_->handle(Input{now, std::move(next)});
+      Input input{now, std::move(next)};
+      core_->handle(input);
+      // The core copied what it keeps: a backend that reads into its own buffers takes the
+      // received bytes back, so a stream is read without an allocation per read (realnet).
+      if constexpr (takes_back_received<Adapter>::value) {
+        if (auto* received = std::get_if<ReceivedInput>(&input.event))
+          adapter.recycle_received(std::move(received->bytes));
+      }
       table_.count_input(now);
       tsunagi::perform_commands(*core_, adapter);
     }
