@@ -29,6 +29,14 @@ std::string link_mac(int link, int end) {
   return mac_address(0x7c << 16 | (2 * link + end));
 }
 
+// A serial link's tbf bucket: one full Ethernet frame (1514 bytes) and a margin for tc's
+// rounding of the bucket to its clock, or 50 us at the link's rate if that is more. A bucket
+// of 64 KB (the switched links' default) let a 16-64 KB message pass as one burst, faster than
+// the link (docs/lmmc.md, "Fig. 9/10"): here every frame after the first waits for its tokens.
+long long serial_burst(double bandwidth) {
+  return std::max<long long>(1600, std::llround(bandwidth * 50e-6));
+}
+
 struct Hop {
   std::string ifname, via;
 };
@@ -50,7 +58,7 @@ HopTable wire_links(const scenario::SerialSpec& spec, const std::vector<std::str
     const auto nb = static_cast<std::size_t>(links[i].b);
     LinkEnd a{node_ns[na], ifname, false, link_ip(l, 0), link_mac(l, 0), 30};
     LinkEnd b{node_ns[nb], ifname, false, link_ip(l, 1), link_mac(l, 1), 30};
-    build.add_link(a, b, spec.latency, spec.bandwidth);
+    build.add_link(a, b, spec.latency, spec.bandwidth, {serial_burst(spec.bandwidth), 0});
     build.ns(a.ns).push_back("neigh replace " + b.ip + " lladdr " + b.mac + " dev " + ifname +
                              " nud permanent");
     build.ns(b.ns).push_back("neigh replace " + a.ip + " lladdr " + a.mac + " dev " + ifname +
