@@ -33,8 +33,16 @@ std::string link_mac(int link, int end) {
 // rounding of the bucket to its clock, or 50 us at the link's rate if that is more. A bucket
 // of 64 KB (the switched links' default) let a 16-64 KB message pass as one burst, faster than
 // the link (docs/lmmc.md, "Fig. 9/10"): here every frame after the first waits for its tokens.
+constexpr long long kSerialFrame = 1600;  // a full Ethernet frame (1514 bytes) and a margin
+
 long long serial_burst(double bandwidth) {
-  return std::max<long long>(1600, std::llround(bandwidth * 50e-6));
+  return std::max(kSerialFrame, std::llround(bandwidth * 50e-6));
+}
+
+// The link's FIFO depth (scenario `fifo`) as tbf's queue: the bytes that may wait for the
+// link, never less than one frame (tbf queues every frame, even one that leaves at once).
+long long serial_queue(const scenario::SerialSpec& spec) {
+  return std::max<long long>(kSerialFrame, spec.fifo_bytes);
 }
 
 struct Hop {
@@ -58,7 +66,12 @@ HopTable wire_links(const scenario::SerialSpec& spec, const std::vector<std::str
     const auto nb = static_cast<std::size_t>(links[i].b);
     LinkEnd a{node_ns[na], ifname, false, link_ip(l, 0), link_mac(l, 0), 30};
     LinkEnd b{node_ns[nb], ifname, false, link_ip(l, 1), link_mac(l, 1), 30};
-    build.add_link(a, b, spec.latency, spec.bandwidth, {serial_burst(spec.bandwidth), 0});
+    build.add_link(a, b, spec.latency, spec.bandwidth,
+                   {serial_burst(spec.bandwidth), serial_queue(spec)});
+    // Frames, not GSO super-packets, reach the queue: one 64 KB super-packet would overflow a
+    // FIFO-sized queue on its own (tbf cuts it into frames and drops what does not fit).
+    for (const LinkEnd* end : {&a, &b})
+      build.ns(end->ns).push_back("link set dev " + ifname + " gso_max_segs 1");
     build.ns(a.ns).push_back("neigh replace " + b.ip + " lladdr " + b.mac + " dev " + ifname +
                              " nud permanent");
     build.ns(b.ns).push_back("neigh replace " + a.ip + " lladdr " + a.mac + " dev " + ifname +
@@ -113,10 +126,15 @@ NetnsPlan plan_netns_serial(const scenario::Scenario& scenario, const std::strin
     plan.host_ip.push_back(serial_node_ip(i));
     plan.host_site.push_back("");
     // Every node forwards; reverse-path filtering off, as a reply may come back another way.
+    // Back-pressure for the node's own sockets: TCP small queues let a socket keep at most a
+    // FIFO's worth of bytes in the qdisc (at least one frame), and hold the rest itself until
+    // the link takes them, as STAFF-Link makes a store into a full FIFO retry. Forwarded
+    // frames have no socket to wait in: a full queue drops them (docs/lmmc.md, "FIFO depth").
     plan.ns_exec.push_back(
         {node_ns.back(),
          {"sysctl", "-q", "-w", "net.ipv4.ip_forward=1", "net.ipv4.conf.all.rp_filter=0",
-          "net.ipv4.conf.default.rp_filter=0"}});
+          "net.ipv4.conf.default.rp_filter=0",
+          "net.ipv4.tcp_limit_output_bytes=" + std::to_string(spec.fifo_bytes)}});
   }
   // The rendezvous: a console link to node 0 with the node's bus figures.
   plan.rendezvous_ns = prefix + "rv";
