@@ -107,6 +107,32 @@ void add_routes(const scenario::SerialSpec& spec, const std::vector<std::string>
 
 }  // namespace
 
+void share_serial_segment(const scenario::SerialSpec& spec, NetnsPlan& plan) {
+  const std::string bridge_ns = plan.prefix + "s0";
+  auto& lines = plan.ns_batch[bridge_ns];
+  // Every host's port and the rendezvous': plan_netns names a switch's ports h1, h2, ... in
+  // the order it adds hosts; refuse rather than leave a port outside the medium.
+  const std::size_t ports = plan.host_ns.size() + 1;
+  for (std::size_t k = 1; k <= ports; ++k)
+    if (std::find(lines.begin(), lines.end(),
+                  "link set dev h" + std::to_string(k) + " master br0") == lines.end())
+      throw std::logic_error("shared segment: bridge port h" + std::to_string(k) + " not found");
+  lines.push_back("link add seg type ifb");
+  lines.push_back("link set dev seg up");
+  auto& tc = plan.tc_batch[bridge_ns];
+  // The medium: one frame after another at the segment's rate, 50 ms of frames waiting (the
+  // switch ports' queue); like a serial link's, the bucket holds one frame.
+  tc.push_back("qdisc replace dev seg root tbf rate " + bits_per_second(spec.segment_bandwidth) +
+               " burst " + std::to_string(serial_burst(spec.segment_bandwidth)) + " latency 50ms");
+  for (std::size_t k = 1; k <= ports; ++k) {
+    const std::string port = "h" + std::to_string(k);
+    tc.push_back("qdisc add dev " + port + " handle ffff: ingress");
+    tc.push_back("filter add dev " + port +
+                 " parent ffff: protocol all u32 match u32 0 0 action mirred egress redirect dev "
+                 "seg");
+  }
+}
+
 std::string serial_node_ip(int node) {
   return "10." + std::to_string(160 + node / 256) + "." + std::to_string(node % 256) + ".1";
 }
