@@ -25,6 +25,15 @@ inline std::string bits_per_second(double bytes_per_second) {
   return std::to_string(static_cast<long long>(std::llround(bytes_per_second * 8))) + "bit";
 }
 
+// How tbf shapes one link end. The default suits switched links carrying TCP: 1 ms of burst (at
+// least 64 KB, so one GSO super-packet passes whole), 50 ms of queue. A link that must show its
+// serialisation delay per message (a serial link, docs/lmmc.md) asks for a small bucket: tbf
+// then cuts GSO super-packets into segments itself, and a message waits about size / rate.
+struct TbfShape {
+  long long burst_bytes = 0;  // 0: the default above
+  long long limit_bytes = 0;  // 0: 50 ms of queue at the link's rate (tbf's `latency 50ms`)
+};
+
 struct LinkEnd {
   std::string ns;
   std::string ifname;
@@ -53,7 +62,8 @@ class Builder {
   }
 
   // One link of the scenario between two ends, with its latency and bandwidth.
-  void add_link(const LinkEnd& a, const LinkEnd& b, TimeNs latency, double bandwidth) {
+  void add_link(const LinkEnd& a, const LinkEnd& b, TimeNs latency, double bandwidth,
+                const TbfShape& shape = {}) {
     const double scaled = static_cast<double>(latency) * calibration_.latency_scale;
     const auto delay = static_cast<TimeNs>(std::llround(scaled));
     if (delay >= calibration_.min_delay && delay > 0) {
@@ -73,12 +83,16 @@ class Builder {
         lines.push_back("addr add " + end->ip + "/" + std::to_string(end->prefix_length) + " dev " +
                         end->ifname);
       lines.push_back("link set dev " + end->ifname + " up");
-      // tbf: the link's rate on each end's egress; 1 ms of burst (at least 64 KB, so one GSO
-      // super-packet passes whole), 50 ms of queue.
-      const auto burst = std::max<long long>(64 * 1024, std::llround(bandwidth / 1000));
+      // tbf: the link's rate on each end's egress (TbfShape says how much burst and queue).
+      const auto burst = shape.burst_bytes > 0
+                             ? shape.burst_bytes
+                             : std::max<long long>(64 * 1024, std::llround(bandwidth / 1000));
+      const std::string queue = shape.limit_bytes > 0
+                                    ? " limit " + std::to_string(shape.limit_bytes)
+                                    : std::string(" latency 50ms");
       plan_.tc_batch[end->ns].push_back("qdisc replace dev " + end->ifname + " root tbf rate " +
                                         bits_per_second(bandwidth) + " burst " +
-                                        std::to_string(burst) + " latency 50ms");
+                                        std::to_string(burst) + queue);
     }
   }
 

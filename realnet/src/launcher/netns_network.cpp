@@ -205,6 +205,7 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
   }
   plan.rendezvous_ns = rv.ns;
   plan.rendezvous_ip = rv.ip;
+  if (scenario.network.serial) share_serial_segment(*scenario.network.serial, plan);
   plan.rendezvous_site = rv_cluster < 0 ? "" : clusters[static_cast<std::size_t>(rv_cluster)].name;
   // Static ARP: every host knows every other host of its LAN from the start. ARP is not part of
   // what the scenario describes, and 32 hosts resolving each other at the same moment through

@@ -17,6 +17,12 @@ namespace tsunagi::realnet {
 NetnsPlan plan_netns_serial(const scenario::Scenario& scenario, const std::string& prefix,
                             const NetnsCalibration& calibration);
 
+// medium = shared, on the plain switch plan plan_netns built for it (one bridge in switch
+// namespace "<prefix>s0", ports h1..hN and the rendezvous' port): makes the bridge one medium.
+// Every frame entering the bridge is redirected through one IFB device whose tbf runs at the
+// segment's rate, so all nodes and both directions share it, as on one Ethernet segment.
+void share_serial_segment(const scenario::SerialSpec& spec, NetnsPlan& plan);
+
 // "10.<160 + i/256>.<i % 256>.1": node i's address.
 std::string serial_node_ip(int node);
 

@@ -88,6 +88,7 @@ void add_serial_mesh(const scenario::SerialSpec& serial, Ns3Spec& spec) {
   for (const scenario::SerialLink& link : scenario::serial_links(serial))
     spec.mesh.links.push_back(Ns3SwitchLink{link.a, link.b, serial.bandwidth, serial.latency});
   if (spec.mesh.links.empty()) return;  // a shared segment: one switch
+  spec.mesh.fifo_bytes = serial.fifo_bytes;
   const auto nodes = static_cast<std::size_t>(serial.nodes);
   spec.mesh.next.assign(nodes, std::vector<int>(nodes, -1));
   for (std::size_t a = 0; a < nodes; ++a)

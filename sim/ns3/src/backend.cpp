@@ -32,6 +32,17 @@ void report_filters(const Topology& topology, runner::ProcessTable& table) {
   table.count("wan.router_connections_max", busiest);
 }
 
+// What the serial links' FIFO queues did (serial networks only; docs/lmmc.md, "FIFO depth").
+void report_serial_fifos(const Topology& topology, runner::ProcessTable& table) {
+  if (!topology.serial_fifos) return;
+  table.count("serial.fifo_bytes", static_cast<double>(topology.serial_fifos->depth_bytes));
+  table.count("serial.queue_peak_bytes", static_cast<double>(topology.serial_fifos->peak_bytes));
+  table.count("serial.held_frames", static_cast<double>(topology.serial_fifos->held_frames));
+  table.count("serial.longest_hold_ns",
+              static_cast<double>(topology.serial_fifos->longest_hold_ns));
+  table.count("serial.queue_drops", static_cast<double>(topology.serial_fifos->drops));
+}
+
 }  // namespace
 
 runner::RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observer,
@@ -63,6 +74,7 @@ runner::RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observ
   ::ns3::Simulator::Run();
   runner::ProcessTable& table = world.table();
   report_filters(topology, table);
+  report_serial_fifos(topology, table);
   const runner::RunSummary summary = table.finish(::ns3::Simulator::Now().GetNanoSeconds());
   // Sockets may call back while ns-3 tears down: the hosts go after the simulator.
   ::ns3::Simulator::Destroy();

@@ -25,7 +25,8 @@ struct Port {
 };
 using Ports = std::map<std::pair<int, int>, Port>;  // (from, neighbour)
 
-Ports connect(const Ns3Mesh& mesh, const std::vector<n3::Ptr<n3::Node>>& switches) {
+Ports connect(const Ns3Mesh& mesh, const std::vector<n3::Ptr<n3::Node>>& switches,
+              const std::shared_ptr<SerialFifos>& fifos) {
   if (mesh.links.size() > plan::kMaxMeshLinks)
     throw std::invalid_argument("ns3: " + std::to_string(mesh.links.size()) +
                                 " router links; the address plan holds " +
@@ -36,6 +37,7 @@ Ports connect(const Ns3Mesh& mesh, const std::vector<n3::Ptr<n3::Node>>& switche
     const n3::NetDeviceContainer devices =
         p2p_link(switches.at(static_cast<std::size_t>(link.a)),
                  switches.at(static_cast<std::size_t>(link.b)), link.bandwidth, link.latency);
+    if (fifos) limit_serial_queues(devices, fifos);
     const std::uint32_t a_side = add_interface(devices.Get(0), plan::mesh_link(k, 1));
     const std::uint32_t b_side = add_interface(devices.Get(1), plan::mesh_link(k, 2));
     ports[{link.a, link.b}] = Port{plan::mesh_link(k, 2), a_side};
@@ -46,8 +48,14 @@ Ports connect(const Ns3Mesh& mesh, const std::vector<n3::Ptr<n3::Node>>& switche
 
 }  // namespace
 
-void build_mesh(const Ns3Mesh& mesh, const std::vector<n3::Ptr<n3::Node>>& switches) {
-  const Ports ports = connect(mesh, switches);
+std::shared_ptr<SerialFifos> build_mesh(const Ns3Mesh& mesh,
+                                        const std::vector<n3::Ptr<n3::Node>>& switches) {
+  std::shared_ptr<SerialFifos> fifos;
+  if (mesh.fifo_bytes > 0) {
+    fifos = std::make_shared<SerialFifos>();
+    fifos->depth_bytes = serial_queue_bytes(mesh.fifo_bytes);
+  }
+  const Ports ports = connect(mesh, switches, fifos);
   for (std::size_t s = 0; s < switches.size(); ++s) {
     const n3::Ptr<n3::Ipv4StaticRouting> routes = routing_of(switches[s]);
     for (std::size_t d = 0; d < switches.size(); ++d) {
@@ -62,6 +70,7 @@ void build_mesh(const Ns3Mesh& mesh, const std::vector<n3::Ptr<n3::Node>>& switc
                                 port->second.gateway, port->second.interface);
     }
   }
+  return fifos;
 }
 
 }  // namespace tsunagi::sim::ns3

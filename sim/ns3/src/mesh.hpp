@@ -2,11 +2,13 @@
 // routers (issue 13). docs/ns3.md, "Dragonfly".
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include <ns3/node.h>
 #include <ns3/ptr.h>
 
+#include "serial_fifos.hpp"
 #include "tsunagi/sim/ns3/ns3_spec.hpp"
 
 namespace tsunagi::sim::ns3 {
@@ -15,8 +17,10 @@ namespace tsunagi::sim::ns3 {
 // one static route per other switch d: d's host block to the next switch on the way,
 // mesh.next[s][d]. Hosts are attached beforehand; their blocks are the switches' blocks.
 // Throws std::invalid_argument when the links do not fit the address plan or a next hop has no
-// link to it.
-void build_mesh(const Ns3Mesh& mesh, const std::vector<::ns3::Ptr<::ns3::Node>>& switches);
+// link to it. With mesh.fifo_bytes, every link's queues hold that many bytes and are watched:
+// the result says what they did (null without).
+std::shared_ptr<SerialFifos> build_mesh(const Ns3Mesh& mesh,
+                                        const std::vector<::ns3::Ptr<::ns3::Node>>& switches);
 
 }  // namespace tsunagi::sim::ns3
 

@@ -88,7 +88,7 @@ class Builder {
     for (std::size_t s = 0; s < n; ++s)
       if (parent_[s] >= 0) attach_uplink(s);
     add_switch_routes();
-    if (!spec_.mesh.empty()) build_mesh(spec_.mesh, topology_.switches);
+    if (!spec_.mesh.empty()) topology_.serial_fifos = build_mesh(spec_.mesh, topology_.switches);
     if (!spec_.clusters.empty()) build_wan();
     return std::move(topology_);
   }

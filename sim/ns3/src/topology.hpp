@@ -15,6 +15,7 @@
 #include <ns3/node.h>
 #include <ns3/ptr.h>
 
+#include "serial_fifos.hpp"
 #include "tsunagi/sim/ns3/ns3_spec.hpp"
 #include "wan_filter.hpp"
 
@@ -34,6 +35,7 @@ struct Topology {
   ::ns3::Ptr<::ns3::Node> core;                   // the WAN core (clusters only)
   std::vector<::ns3::Ptr<WanFilter>> filters;     // one per cluster, at its router (root switch)
   std::shared_ptr<WanPlaces> places;              // read by the filters
+  std::shared_ptr<SerialFifos> serial_fifos;      // serial links' queues (null: none)
 };
 
 // Builds nodes, links, addresses and routes. Throws std::invalid_argument when the network

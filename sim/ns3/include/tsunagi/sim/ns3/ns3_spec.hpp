@@ -85,6 +85,9 @@ struct Ns3SwitchLink {
 struct Ns3Mesh {
   std::vector<Ns3SwitchLink> links;
   std::vector<std::vector<int>> next;
+  // Serial links (issue 14): every link device's transmit queue holds this many bytes, the
+  // link's FIFO depth (at least one frame). 0: ns-3's default queue (a Dragonfly's routers).
+  std::int64_t fifo_bytes = 0;
   bool empty() const { return links.empty(); }
 };
 
