@@ -77,7 +77,7 @@ TYPE_NAMES = dict(enumerate(
     "hello register directory rtt_report groups route_round data done shutdown goodbye "
     "probe_order probe_result rtt_order rtt_column endpoint_query endpoint_reply relay_register "
     "relay_list relay_hello link_advert undeliverable settled start peer_unreachable "
-    "shutdown_ack release".split(), start=1))
+    "shutdown_ack release auth_challenge auth_proof auth_accept".split(), start=1))
 
 
 # Every frame tsunagi_frames_pcap writes (tests/wireshark/frames_pcap.cpp), by type number:
@@ -117,6 +117,9 @@ EXPECTED = {
     "24": {"tsunagi.src": ["1"], "tsunagi.dst": ["2"]},
     "25": {"tsunagi.length": ["0"]},
     "26": {"tsunagi.length": ["0"]},
+    "27": {"tsunagi.auth.nonce": ["00:01:02:03:04:05:06:07:08:09:0a:0b:0c:0d:0e:0f"]},
+    "28": {"tsunagi.auth.nonce": ["10:11:12:13:14:15:16:17:18:19:1a:1b:1c:1d:1e:1f"], "tsunagi.auth.mac": ["20:21:22:23:24:25:26:27:28:29:2a:2b:2c:2d:2e:2f:30:31:32:33:34:35:36:37:38:39:3a:3b:3c:3d:3e:3f"]},
+    "29": {"tsunagi.auth.mac": ["20:21:22:23:24:25:26:27:28:29:2a:2b:2c:2d:2e:2f:30:31:32:33:34:35:36:37:38:39:3a:3b:3c:3d:3e:3f"]},
 }
 
 

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tsunagi/model/messages.hpp"
@@ -165,6 +166,25 @@ std::vector<w::Frame> every_frame_type() {
   f.push_back(w::make_peer_unreachable(1, 2));
   f.push_back(w::make_shutdown_ack());
   f.push_back(w::make_release());
+  // The handshake (docs/security.md) with known bytes, encoded as the core encodes any frame:
+  // a nonce 0x00..0x0f, a second nonce 0x10..0x1f, MACs 0x20..0x3f.
+  const auto counting = [](std::uint8_t from, std::size_t n) {
+    Bytes b(n);
+    for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(from + i);
+    return b;
+  };
+  const auto handshake_frame = [](w::FrameType type, Bytes payload) {
+    w::Frame frame;
+    frame.type = type;
+    frame.payload = std::move(payload);
+    return frame;
+  };
+  Bytes proof = counting(0x10, 16);
+  const Bytes mac = counting(0x20, 32);
+  proof.insert(proof.end(), mac.begin(), mac.end());
+  f.push_back(handshake_frame(w::FrameType::AuthChallenge, counting(0x00, 16)));
+  f.push_back(handshake_frame(w::FrameType::AuthProof, proof));
+  f.push_back(handshake_frame(w::FrameType::AuthAccept, mac));
   return f;
 }
 
