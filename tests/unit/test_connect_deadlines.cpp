@@ -2,6 +2,7 @@
 // in (deadline, id) order, and a burst of connects arms one timer, not one each.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -71,4 +72,42 @@ TEST_CASE("connect deadlines: property: each unsettled connect is due exactly on
     armed = next;
   }
   for (ConnId id = 0; id < 200; ++id) CHECK(times_due[id] == (id % 3 == 0 ? 0 : 1));
+}
+
+// Found by fuzz_node: the role's callbacks erase the connection they are given, and expire()
+// read the erased entry to decide whether the other callback applied (use after free).
+TEST_CASE(
+    "connect deadlines: expire hands each overdue connection to one callback, which may "
+    "erase it") {
+  struct Conn {
+    bool outgoing = false;
+    bool up = false;
+    tsunagi::auth::Handshake auth;
+  };
+  std::map<ConnId, Conn> conns;
+  conns[1].outgoing = true;  // still connecting
+  conns[2].outgoing = true;  // connected in time
+  conns[2].up = true;
+  conns[3].auth.stage = tsunagi::auth::Stage::AwaitProof;  // accepted, never proved itself
+  conns[4];                                                // accepted and proven
+  ConnectDeadlines deadlines;
+  std::optional<ArmTimerCmd> timer;
+  for (ConnId id = 1; id <= 4; ++id)
+    if (auto armed = deadlines.add(id, 1000)) timer = armed;
+  REQUIRE(timer);
+  std::vector<ConnId> given_up, refused;
+  const auto next = deadlines.expire(
+      timer->timer, 1000, conns,
+      [&](ConnId id) {
+        given_up.push_back(id);
+        conns.erase(id);
+      },
+      [&](ConnId id) {
+        refused.push_back(id);
+        conns.erase(id);
+      });
+  CHECK_FALSE(next);
+  CHECK(given_up == std::vector<ConnId>{1});
+  CHECK(refused == std::vector<ConnId>{3});
+  CHECK(conns.size() == 2);
 }

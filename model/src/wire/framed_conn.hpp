@@ -74,8 +74,11 @@ class ConnectDeadlines {
       auto it = conns.find(id);
       // Connected or proven in time (or gone): nothing to do.
       if (it == conns.end()) continue;
-      if (it->second.outgoing && !it->second.up) give_up(id);
-      if (!it->second.outgoing && !it->second.auth.open()) unproven(id);
+      // Both callbacks erase the connection: decide first, then call one.
+      const bool connecting = it->second.outgoing && !it->second.up;
+      const bool unauthenticated = !it->second.outgoing && !it->second.auth.open();
+      if (connecting) give_up(id);
+      if (unauthenticated) unproven(id);
     }
     return next;
   }
