@@ -70,7 +70,8 @@ class Builder {
     // No STP and no forwarding delay: ports forward at once; snooping off: probes are unicast.
     ns(name).push_back("link add br0 type bridge stp_state 0 forward_delay 0 mcast_snooping 0");
     ns(name).push_back("link set br0 addrgenmode none");
-    if (calibration_.mtu > 0) ns(name).push_back("link set br0 mtu " + std::to_string(calibration_.mtu));
+    if (calibration_.mtu > 0)
+      ns(name).push_back("link set br0 mtu " + std::to_string(calibration_.mtu));
     ns(name).push_back("link set br0 up");
   }
 
