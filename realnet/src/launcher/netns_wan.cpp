@@ -30,8 +30,8 @@ std::string buffer_triple(std::uint64_t default_buffer, std::uint64_t max_buffer
          std::to_string(max);
 }
 
-// A site without receive buffers autotunes up to this (the kernel's 6 MB of a new namespace
-// would cap a 42 ms path's window near 3 MB); the simulators' throughput sinks hold 64 MiB.
+// A site without buffers autotunes up to this (a new namespace's 6 MB receive and 4 MB send
+// maxima would cap a 42 ms path near 3 MB of window); the simulators' sinks hold 64 MiB.
 constexpr std::uint64_t kSinkBufferMax = 64u << 20;
 
 }  // namespace
@@ -98,6 +98,8 @@ std::vector<std::string> site_stack_sysctls(const scenario::Network& network, in
     settings.push_back("net.ipv4.tcp_rmem=4096 131072 " + std::to_string(kSinkBufferMax));
   if (largest.send > 0)
     settings.push_back("net.ipv4.tcp_wmem=" + buffer_triple(own.send, largest.send, 16384));
+  else if (scenario::has_site_rtt(network))
+    settings.push_back("net.ipv4.tcp_wmem=4096 16384 " + std::to_string(kSinkBufferMax));
   if (scenario::has_site_rtt(network)) {
     settings.push_back("net.ipv4.tcp_no_metrics_save=1");
     settings.push_back("net.ipv4.tcp_congestion_control=reno");
