@@ -5,7 +5,8 @@
 # through mpi/ns_agent.sh (plm_rsh_agent); the TCP BTL only. Then tsunagi's indices workload
 # on the same plan. Prints both message times per size, and OH_s = (raw RTT / 2) / message time
 # for both (the raw RTTs are tsunagi's pings). Checks that MPI crossed the emulated link (its
-# 64 B message within 10 % of tsunagi's, ~21 ms) and that both delivered every size.
+# 64 B message at least the link's 21 ms one way, and below 1.5 x tsunagi's: MPI's own overhead
+# is what is measured, so no tighter bound) and that both delivered every size.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/cluster_lib.sh"
 need_netns
@@ -23,7 +24,7 @@ ip1=$(map_field rank 1 5)
 ip netns exec "$(rendezvous_ns)" env TMPDIR="$WORK" timeout 120 mpirun --allow-run-as-root -np 2 --host "$ip0,$ip1" \
   --mca plm_rsh_agent "$SRC/tests/realnet/mpi/ns_agent.sh $WORK/map" \
   --mca oob_tcp_if_include 10.0.0.0/8 --mca btl_tcp_if_include 10.0.0.0/8 \
-  --mca pml ob1 --mca btl tcp,self "$WORK/pingpong" 3 "${sizes[@]}" > "$WORK/mpi.out" \
+  --mca pml ob1 --mca btl tcp,self "$WORK/pingpong" 10 "${sizes[@]}" > "$WORK/mpi.out" \
   2> "$WORK/mpi.err" || { cat "$WORK/mpi.err" >&2; fail "mpirun failed"; }
 cat "$WORK/mpi.out"
 kill -TERM "$EMULATE_PID"
@@ -50,7 +51,7 @@ for size in sorted(ours):
     print(f"{size:>8} {m * 1e3:9.2f} {t * 1e3:11.2f} {size / m / 1e6:9.1f} {size / t / 1e6:13.1f}"
           f"  {oh(m):>6}  {oh(t):>10}")
 ratio = mpi[64] / ours[64]["message_ns"]
-print(f"64 B: MPI / tsunagi = {ratio:.3f}")
-bad |= abs(ratio - 1) > 0.10
+print(f"64 B: MPI {mpi[64] / 1e6:.2f} ms = {ratio:.3f} x tsunagi's (the link: 21 ms one way)")
+bad |= not (0.98 * 21e6 <= mpi[64] <= 1.5 * ours[64]["message_ns"])
 sys.exit(1 if bad else 0)
 PY
