@@ -9,16 +9,16 @@
 # is what is measured, so no tighter bound) and that both delivered every size.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/cluster_lib.sh"
+source "$(dirname "$0")/long_fat_lib.sh"
 need_netns
 for tool in mpicc mpirun; do
   command -v "$tool" >/dev/null ||
     { echo "SKIP: needs $tool (openmpi-bin, libopenmpi-dev: tools/install-deps.sh)"; exit $SKIP; }
 done
-scenario="$SRC/scenarios/teaching/long-fat-pair.toml"
 sizes=(64 65536 1048576 8388608)
 mpicc -O2 -o "$WORK/pingpong" "$SRC/tests/realnet/mpi/pingpong.c"
 
-emulate "$scenario"
+emulate "$LONG_FAT_PAIR"
 ip0=$(map_field rank 0 5)
 ip1=$(map_field rank 1 5)
 ip netns exec "$(rendezvous_ns)" env TMPDIR="$WORK" timeout 120 mpirun --allow-run-as-root -np 2 --host "$ip0,$ip1" \
@@ -27,14 +27,8 @@ ip netns exec "$(rendezvous_ns)" env TMPDIR="$WORK" timeout 120 mpirun --allow-r
   --mca pml ob1 --mca btl tcp,self "$WORK/pingpong" 10 "${sizes[@]}" > "$WORK/mpi.out" \
   2> "$WORK/mpi.err" || { cat "$WORK/mpi.err" >&2; fail "mpirun failed"; }
 cat "$WORK/mpi.out"
-kill -TERM "$EMULATE_PID"
-wait "$EMULATE_PID" || true
-EMULATE_PID=""
-
-"$TSUNAGI" run "$scenario" --backend realnet --net netns --out "$WORK/tsunagi" --quiet \
-  --set protocol.window=8MB --set 'workload.indices.sizes=["64B","64KB","1MB","8MB"]' \
-  --set workload.indices.repeats=3 --set workload.indices.stream_bytes=64MB > /dev/null
-expect_json "$WORK/tsunagi/result.json" ok true
+stop_emulate
+run_indices '["64B","64KB","1MB","8MB"]' 64MB
 
 python3 - "$WORK/mpi.out" "$WORK/tsunagi/result.json" <<'PY'
 import json, sys
