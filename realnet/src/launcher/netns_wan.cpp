@@ -20,19 +20,21 @@ std::string pair_ifname(int peer) {
   return "p" + std::to_string(peer);
 }
 
-// Both ends' "sysctl" text for a tcp_rmem/tcp_wmem triple (twice the buffers: the kernel counts
-// its bookkeeping in them, as it does when it doubles SO_RCVBUF).
-std::string buffer_triple(std::uint64_t default_buffer, std::uint64_t max_buffer,
-                          std::uint64_t kernel_default) {
-  const std::uint64_t max = 2 * max_buffer;
-  const std::uint64_t def = default_buffer > 0 ? 2 * default_buffer : std::min(kernel_default, max);
-  return std::to_string(std::min<std::uint64_t>(4096, def)) + " " + std::to_string(def) + " " +
-         std::to_string(max);
+// The "sysctl" text of a tcp_rmem/tcp_wmem triple for a stack whose buffer is `buffer`: twice it
+// (the kernel counts its bookkeeping in them, as it does when it doubles SO_RCVBUF), as default
+// and maximum: no autotuning, which in fresh namespaces sometimes never grew a receive window
+// past its start (docs/realnet.md, "Long fat WANs").
+std::string buffer_triple(std::uint64_t buffer) {
+  const std::string doubled = std::to_string(2 * buffer);
+  return std::to_string(std::min<std::uint64_t>(4096, 2 * buffer)) + " " + doubled + " " + doubled;
 }
 
 // A site without buffers autotunes up to this (a new namespace's 6 MB receive and 4 MB send
-// maxima would cap a 42 ms path near 3 MB of window); the simulators' sinks hold 64 MiB.
+// maxima would cap a 42 ms path near 3 MB of window); the simulators' sinks hold 64 MiB. Its
+// receive buffers start at 16 MiB (a ~10 MB window, above 1 Gbit/s x 42 ms): a fresh autotuned
+// connection sometimes kept the window of its start (85 KB from the kernel's 128 KB).
 constexpr std::uint64_t kSinkBufferMax = 64u << 20;
+constexpr std::uint64_t kReceiveStart = 16u << 20;
 
 }  // namespace
 
@@ -85,19 +87,19 @@ std::vector<std::string> site_stack_sysctls(const scenario::Network& network, in
   std::vector<std::string> settings;
   if (!tcp.window_scaling) settings.push_back("net.ipv4.tcp_window_scaling=0");
   if (!tcp.sack) settings.push_back("net.ipv4.tcp_sack=0");
-  const scenario::PeerBuffers own = scenario::stack_buffers(network, c, -1);
-  scenario::PeerBuffers largest = own;
+  scenario::PeerBuffers largest = scenario::stack_buffers(network, c, -1);
   for (int d = 0; d < static_cast<int>(network.clusters.size()); ++d) {
     const scenario::PeerBuffers to = scenario::stack_buffers(network, c, d);
     largest.send = std::max(largest.send, to.send);
     largest.recv = std::max(largest.recv, to.recv);
   }
   if (largest.recv > 0)
-    settings.push_back("net.ipv4.tcp_rmem=" + buffer_triple(own.recv, largest.recv, 131072));
+    settings.push_back("net.ipv4.tcp_rmem=" + buffer_triple(largest.recv));
   else if (scenario::has_site_rtt(network))
-    settings.push_back("net.ipv4.tcp_rmem=4096 131072 " + std::to_string(kSinkBufferMax));
+    settings.push_back("net.ipv4.tcp_rmem=4096 " + std::to_string(kReceiveStart) + " " +
+                       std::to_string(kSinkBufferMax));
   if (largest.send > 0)
-    settings.push_back("net.ipv4.tcp_wmem=" + buffer_triple(own.send, largest.send, 16384));
+    settings.push_back("net.ipv4.tcp_wmem=" + buffer_triple(largest.send));
   else if (scenario::has_site_rtt(network))
     settings.push_back("net.ipv4.tcp_wmem=4096 16384 " + std::to_string(kSinkBufferMax));
   if (scenario::has_site_rtt(network)) {

@@ -29,11 +29,11 @@ void plan_site_links(const scenario::Network& network, const std::string& prefix
                      Builder& build);
 
 // `sysctl -w` settings of a host namespace of site `c` for its TCP stack: tcp_window_scaling and
-// tcp_sack when off; tcp_rmem / tcp_wmem from its buffers (each value twice the buffer, as the
-// kernel doubles SO_RCVBUF / SO_SNDBUF; default = the site's default buffer, max = its largest
-// buffer of the run's tcp_profile, autotuning in between); in site_rtt WANs also
-// tcp_no_metrics_save=1 (no ssthresh carried from one connection to the next, as in the
-// simulators). Empty when the site keeps the kernel's stack.
+// tcp_sack when off; tcp_rmem / tcp_wmem from its buffers (twice the site's largest buffer of
+// the run's tcp_profile, as the kernel doubles SO_RCVBUF / SO_SNDBUF, as default and maximum:
+// Linux has no per-peer buffer); in site_rtt WANs also tcp_no_metrics_save=1 (no ssthresh
+// carried from one connection to the next, as in the simulators), Reno, and for a site without
+// buffers autotuning up to 64 MiB. Empty when the site keeps the kernel's stack.
 std::vector<std::string> site_stack_sysctls(const scenario::Network& network, int c);
 
 }  // namespace tsunagi::realnet
