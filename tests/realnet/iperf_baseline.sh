@@ -3,9 +3,9 @@
 # tsunagi-emulate - the netns run's own plan, delay line and sysctls:
 #   1. iperf3 -w 8M (the paper's tuned iperf; the kernel caps the buffers at the host's 4 MB
 #      rmem_max / wmem_max and doubles them: 8 MB, a ~5.9 MB window for a 5.25 MB
-#      bandwidth-delay product; 2 s of slow start omitted) reaches >= 0.9 Gbit/s. Without -w
-#      the first autotuned connection of a fresh namespace sometimes stayed at an ~85 KB
-#      receive window (16 Mbit/s; 3 of 6 first runs, later ones 992 Mbit/s);
+#      bandwidth-delay product; 2 s of slow start omitted) reaches >= 0.9 Gbit/s. (Without -w
+#      and with the kernel's 128 KB receive start, the first autotuned connection of a fresh
+#      namespace sometimes kept an ~85 KB window: 16 Mbit/s in 3 of 6 first runs.);
 #   2. then tsunagi's indices workload on the same plan (protocol.window = 8MB) sends 8 MiB
 #      messages; their bandwidth is compared with iperf3's. BW_8MB counts the message's one-way
 #      latency (half a 42 ms round trip beside ~67 ms of transfer), so even a perfect 8 MiB
