@@ -154,8 +154,8 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
       ->group("realnet");
   run->add_flag("--dry-run", rn.dry_run, "realnet: print what would run, run nothing")
       ->group("realnet");
-  run->add_option("--latency-scale", rn.latency_scale, "realnet netns: multiply link latencies")
-      ->capture_default_str()
+  run->add_option("--latency-scale", rn.latency_scale,
+                  "realnet netns: multiply link latencies (default 50; 1 for site_rtt WANs)")
       ->check(CLI::Range(0.0, 1e6))
       ->group("realnet");
   run->add_option("--rtt-samples-min", rn.rtt_samples_min,

@@ -14,7 +14,7 @@ packages=(
   clang-format
   clang-14 libclang-rt-14-dev  # libFuzzer + ASan/UBSan runtimes: tools/fuzz.sh, ctest fuzz:short
   iproute2 iptables
-  iperf3 openmpi-bin         # issue 15: raw TCP bandwidth and an MPI ping-pong in namespaces
+  iperf3 openmpi-bin libopenmpi-dev  # issue 15: iperf3 and an MPI ping-pong (mpicc) in namespaces
   time                       # /usr/bin/time -v: the SMPI baseline's wall time and peak memory
   tshark tcpdump             # reading captures; tools/wireshark/tsunagi.lua (docs/wireshark.md)
   # realnet clusters for real (tests/realnet/ssh_hosts.sh, slurm_local.sh; docs/realnet.md):

@@ -2,6 +2,7 @@
 // throughput probes as real bulk TCP transfers to the target's sink, timed until the sink
 // confirms the last byte.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "asio_process.hpp"
@@ -39,10 +40,12 @@ bool well_formed_ping(const std::vector<std::uint8_t>& datagram, std::size_t siz
 
 // A bulk transfer's state, shared by its handlers.
 struct BulkSend {
-  explicit BulkSend(asio::io_context& io) : socket(io) {}
+  explicit BulkSend(asio::io_context& io) : socket(io), pause(io) {}
   tcp::socket socket;
+  asio::steady_timer pause;  // waiting for acknowledgements under a window
   std::uint64_t probe = 0;
   std::uint64_t bytes = 0;
+  std::uint64_t window = 0;  // most bytes unacknowledged at once; 0 = the kernel decides
   std::uint64_t sent = 0;
   SteadyClock::time_point started;
   std::array<std::uint8_t, 9> header{};
@@ -156,7 +159,10 @@ void AsioProcess::start_throughput_probe(const ProbeThroughputCmd& cmd) {
   bulk->probe = cmd.probe;
   bulk->bytes = cmd.bytes;
   if (cmd.window > 0) {
-    // Like iperf -w: the sender's buffer bounds the bytes in flight (the sink autotunes).
+    // Like iperf -w: the sender's window bounds the bytes in flight (the sink autotunes). The
+    // kernel's send buffer does not bound them (Linux doubles it, and measured 1.4-4 x the
+    // window in flight), so the writes below also keep at most `window` bytes unacknowledged.
+    bulk->window = cmd.window;
     boost::system::error_code ignored;
     bulk->socket.open(target.protocol(), ignored);
     size_socket_buffers(bulk->socket.native_handle(), cmd.window, cmd.window);
@@ -177,8 +183,22 @@ void AsioProcess::start_throughput_probe(const ProbeThroughputCmd& cmd) {
       asio::async_read(bulk->socket, asio::buffer(&bulk->ack, 1), finish);
       return;
     }
-    const auto chunk =
+    auto chunk =
         static_cast<std::size_t>(std::min<std::uint64_t>(kBulkChunk, bulk->bytes - bulk->sent));
+    if (bulk->window > 0) {
+      // Room in the window, checked again every millisecond while it is (nearly) full: that
+      // costs at most 1 ms of sending per round trip (2.4 % at 42 ms).
+      const std::uint64_t held = unacknowledged_bytes(bulk->socket.native_handle());
+      const std::uint64_t room = held < bulk->window ? bulk->window - held : 0;
+      if (room < std::min<std::uint64_t>(bulk->window / 32, chunk)) {
+        bulk->pause.expires_after(std::chrono::milliseconds(1));
+        bulk->pause.async_wait([write_more](const boost::system::error_code& error) {
+          if (!error && *write_more) (*write_more)();
+        });
+        return;
+      }
+      chunk = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, room));
+    }
     if (bulk->zeros.size() < chunk) bulk->zeros.assign(chunk, 0);
     asio::async_write(
         bulk->socket, asio::buffer(bulk->zeros.data(), chunk),

@@ -72,8 +72,8 @@ int main(int argc, char** argv) {
   LaunchOptions options;
   app.add_option("SCENARIO", path, "Scenario file (TOML)")->required();
   app.add_option("--set", sets, "Override a scenario key (repeatable)")->allow_extra_args(false);
-  app.add_option("--latency-scale", options.latency_scale, "Multiply link latencies")
-      ->capture_default_str();
+  app.add_option("--latency-scale", options.latency_scale,
+                 "Multiply link latencies (default 50; 1 for site_rtt WANs)");
   app.add_option("--work", work, "Directory for the ip/tc batch files and delayline.log")
       ->capture_default_str();
   app.add_option("--realnet-bin", options.bin_dir, "Directory of tsunagi-delayline");

@@ -57,7 +57,7 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
     const NetnsPlan& net = *plan.netns;
     out << "\n# 1. network: " << net.namespaces.size() << " namespaces, " << net.veth_links
         << " veth links, " << net.delay_links.size() << " delay lines (latency x"
-        << options.latency_scale << ", links under " << options.min_delay / 1000
+        << net.latency_scale << ", links under " << options.min_delay / 1000
         << " us after scaling stay plain veth)\n";
     print_batch(out, "ip -b -", net.root_batch);
     if (!net.delay_links.empty()) {

@@ -350,7 +350,7 @@ runner::RunSummary Launch::run() {
       std::ostringstream line;
       line << "realnet: netns network up: " << plan_.netns->namespaces.size() << " namespaces, "
            << plan_.netns->veth_links << " veth links, " << plan_.netns->delay_links.size()
-           << " delay lines (latency x" << options_.latency_scale << ") in "
+           << " delay lines (latency x" << plan_.netns->latency_scale << ") in "
            << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s";
       observer_.on_progress(line.str());
     }

@@ -34,6 +34,27 @@ struct TbfShape {
   long long limit_bytes = 0;  // 0: 50 ms of queue at the link's rate (tbf's `latency 50ms`)
 };
 
+// A host of a LAN: its namespace, address and fixed MAC (for static ARP).
+struct Member {
+  std::string ns, ip, mac;
+};
+
+// WAN addresses: cluster c (file order) is 10.<100+c>.0.0/16, its router's LAN address
+// 10.<100+c>.255.254; k >= 1 numbers the LAN's hosts.
+inline std::string host_address(int cluster, int k) {
+  return "10." + std::to_string(100 + cluster) + "." + std::to_string(k / 256) + "." +
+         std::to_string(k % 256);
+}
+inline std::string subnet(int cluster) {
+  return "10." + std::to_string(100 + cluster) + ".0.0/16";
+}
+inline std::string router_lan_ip(int c) {
+  return host_address(c, 255 * 256 + 254);
+}
+inline std::string router_mac(int c, int side) {
+  return mac_address((0x78 + side) << 16 | (c + 1));
+}
+
 struct LinkEnd {
   std::string ns;
   std::string ifname;
@@ -58,6 +79,8 @@ class Builder {
     // No STP and no forwarding delay: ports forward at once; snooping off: probes are unicast.
     ns(name).push_back("link add br0 type bridge stp_state 0 forward_delay 0 mcast_snooping 0");
     ns(name).push_back("link set br0 addrgenmode none");
+    if (calibration_.mtu > 0)
+      ns(name).push_back("link set br0 mtu " + std::to_string(calibration_.mtu));
     ns(name).push_back("link set br0 up");
   }
 
@@ -76,6 +99,8 @@ class Builder {
     for (const LinkEnd* end : {&a, &b}) {
       auto& lines = ns(end->ns);
       lines.push_back("link set dev " + end->ifname + " addrgenmode none");
+      if (calibration_.mtu > 0)
+        lines.push_back("link set dev " + end->ifname + " mtu " + std::to_string(calibration_.mtu));
       if (end->bridge_port) lines.push_back("link set dev " + end->ifname + " master br0");
       if (!end->mac.empty())
         lines.push_back("link set dev " + end->ifname + " address " + end->mac);

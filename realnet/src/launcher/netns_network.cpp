@@ -3,12 +3,15 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 #include "netns_builder.hpp"
 #include "netns_dragonfly.hpp"
 #include "netns_policy.hpp"
 #include "netns_serial.hpp"
+#include "netns_wan.hpp"
+#include "tsunagi/realnet/realnet_backend.hpp"
 
 namespace tsunagi::realnet {
 namespace {
@@ -19,37 +22,29 @@ std::string address(int k) {
 }
 
 // Addresses: one flat 10.77.0.0/16 without clusters; 10.<100+c>.0.0/16 for cluster c.
-std::string host_address(int cluster, int k) {
-  if (cluster < 0) return address(k);
-  return "10." + std::to_string(100 + cluster) + "." + std::to_string(k / 256) + "." +
-         std::to_string(k % 256);
-}
-std::string subnet(int cluster) {
-  return "10." + std::to_string(100 + cluster) + ".0.0/16";
-}
-std::string router_lan_ip(int c) {
-  return host_address(c, 255 * 256 + 254);
+std::string lan_address(int cluster, int k) {
+  return cluster < 0 ? address(k) : host_address(cluster, k);
 }
 std::string router_wan_ip(int c) {
   return "172.16." + std::to_string((c + 1) / 256) + "." + std::to_string((c + 1) % 256);
 }
-std::string router_mac(int c, int side) {
-  return mac_address((0x78 + side) << 16 | (c + 1));
-}
 
 // The WAN around the clusters: routers, the core, routes, static ARP, policies, SYN timing.
 // `member[c]` lists cluster c's host namespaces with their addresses and MACs.
-struct Member {
-  std::string ns, ip, mac;
-};
+// With site_rtt the routers meet on per-pair links instead (netns_wan.hpp, built by `wan`);
+// `build` then makes the links inside the sites.
 void plan_wan(const scenario::Scenario& scenario, const std::string& prefix,
               const std::vector<std::string>& switch_ns,
-              const std::vector<std::vector<Member>>& member, NetnsPlan& plan, Builder& build) {
+              const std::vector<std::vector<Member>>& member, NetnsPlan& plan, Builder& build,
+              Builder& wan) {
   const auto& network = scenario.network;
   const auto& clusters = network.clusters;
+  const bool sites = scenario::has_site_rtt(network);
   const std::string core = prefix + "wan";
-  build.add_namespace(core);
-  build.add_bridge(core);
+  if (!sites) {
+    build.add_namespace(core);
+    build.add_bridge(core);
+  }
   std::map<std::string, int> switch_index;
   for (std::size_t s = 0; s < network.switches.size(); ++s)
     switch_index[network.switches[s].name] = static_cast<int>(s);
@@ -62,12 +57,13 @@ void plan_wan(const scenario::Scenario& scenario, const std::string& prefix,
     build.add_link({router, kRouterLan, false, router_lan_ip(c), router_mac(c, 0)},
                    {switch_ns[static_cast<std::size_t>(root)], "gw", true, "", ""}, 0,
                    root_switch.host_bandwidth);
-    build.add_link({router, kRouterWan, false, router_wan_ip(c), router_mac(c, 1)},
-                   {core, "r" + std::to_string(c), true, "", ""}, cluster.wan_latency,
-                   cluster.wan_bandwidth);
+    if (!sites)
+      build.add_link({router, kRouterWan, false, router_wan_ip(c), router_mac(c, 1)},
+                     {core, "r" + std::to_string(c), true, "", ""}, cluster.wan_latency,
+                     cluster.wan_bandwidth);
     auto& lines = plan.ns_batch[router];
     for (int d = 0; d < static_cast<int>(clusters.size()); ++d) {
-      if (d == c) continue;
+      if (d == c || sites) continue;
       lines.push_back("neigh replace " + router_wan_ip(d) + " lladdr " + router_mac(d, 1) +
                       " dev " + kRouterWan + " nud permanent");
       lines.push_back("route add " + subnet(d) + " via " + router_wan_ip(d) + " dev " + kRouterWan);
@@ -80,12 +76,15 @@ void plan_wan(const scenario::Scenario& scenario, const std::string& prefix,
                            " dev eth0 nud permanent");
       host_lines.push_back("route add default via " + router_lan_ip(c));
       // SYN retransmission as the scenario's model: exponential from the kernel's fixed 1 s
-      // initial RTO (linear time-outs off; this kernel's default 4 adds linear retries).
-      plan.ns_exec.push_back(
-          {m.ns,
-           {"sysctl", "-q", "-w",
-            "net.ipv4.tcp_syn_retries=" + std::to_string(network.syn.syn_retries),
-            "net.ipv4.tcp_syn_linear_timeouts=0"}});
+      // initial RTO (linear time-outs off; this kernel's default 4 adds linear retries). Then
+      // the site's TCP stack (window scaling, SACK, buffers).
+      std::vector<std::string> sysctl{
+          "sysctl", "-q", "-w",
+          "net.ipv4.tcp_syn_retries=" + std::to_string(network.syn.syn_retries),
+          "net.ipv4.tcp_syn_linear_timeouts=0"};
+      for (std::string& setting : site_stack_sysctls(network, c))
+        sysctl.push_back(std::move(setting));
+      plan.ns_exec.push_back({m.ns, std::move(sysctl)});
     }
     // Forwarding; SYN timing too, for the Gateway relays that run here.
     plan.ns_exec.push_back({router,
@@ -97,26 +96,14 @@ void plan_wan(const scenario::Scenario& scenario, const std::string& prefix,
     };
     for (auto& rule : router_rules(network, c, addresses)) plan.ns_exec.push_back({router, rule});
   }
+  if (sites) plan_site_links(network, prefix, plan, wan);
 }
 
-}  // namespace
-
-NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& prefix,
-                     const NetnsCalibration& calibration) {
-  if (calibration.latency_scale < 0 || !std::isfinite(calibration.latency_scale))
-    throw std::invalid_argument("--latency-scale must be a finite number >= 0");
-  if (scenario.network.dragonfly) return plan_netns_dragonfly(scenario, prefix, calibration);
-  if (scenario.network.serial && scenario.network.serial->medium == scenario::SerialMedium::Links)
-    return plan_netns_serial(scenario, prefix, calibration);
-  if (scenario::has_site_rtt(scenario.network)) {
-    // Issue 15: the namespaces build a WAN as a star of access links; a per-pair RTT matrix
-    // would need one delay-line link per pair of routers, which is not built yet. Refuse
-    // rather than run the paper's sites at the wrong RTTs.
-    throw std::invalid_argument(
-        scenario.path +
-        ": [network.wan] site_rtt (per-pair site RTTs) is not built in namespaces yet — run it "
-        "with --backend simgrid or --backend ns3 (docs/realnet.md, \"Limits\")");
-  }
+// Switches, hosts, the rendezvous, relays and (with clusters) the WAN.
+NetnsPlan plan_switched(const scenario::Scenario& scenario, const std::string& prefix,
+                        const NetnsCalibration& calibration) {
+  const bool sites = scenario::has_site_rtt(scenario.network);
+  if (sites) check_site_wan(scenario);
   const auto& switches = scenario.network.switches;
   const auto& clusters = scenario.network.clusters;
   const std::vector<scenario::HostSlot> hosts = scenario::enumerate_hosts(scenario.network);
@@ -127,7 +114,14 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
   const std::vector<int> of_switch = scenario::cluster_of_switches(scenario.network);
   NetnsPlan plan;
   plan.prefix = prefix;
-  Builder build(plan, calibration);
+  // Site WANs: jumbo frames everywhere; inside a site only veth (its latencies are folded into
+  // the pair links, netns_wan.hpp).
+  NetnsCalibration wan_calibration = calibration;
+  if (sites) wan_calibration.mtu = kJumboMtu;
+  NetnsCalibration lan_calibration = wan_calibration;
+  if (sites) lan_calibration.min_delay = std::numeric_limits<TimeNs>::max();
+  Builder build(plan, lan_calibration);
+  Builder wan(plan, wan_calibration);
 
   std::vector<std::string> switch_ns;
   for (std::size_t s = 0; s < switches.size(); ++s) {
@@ -156,12 +150,17 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
   auto add_host = [&](const std::string& name, int sw, int cluster) {
     const auto& spec = switches[static_cast<std::size_t>(sw)];
     const int k = static_cast<int>(group(cluster).size()) + 1;
-    Member m{name, host_address(cluster, k), mac_address(next_mac++)};
+    Member m{name, lan_address(cluster, k), mac_address(next_mac++)};
     build.add_namespace(name);
+    // A slow stack's rate limit (issue 15) on its host link, both ways: a transfer gets the
+    // lower limit of its two ends, as in the simulators (per host here, not per connection).
+    double bandwidth = spec.host_bandwidth;
+    if (cluster >= 0 && clusters[static_cast<std::size_t>(cluster)].tcp.rate_limit > 0)
+      bandwidth = std::min(bandwidth, clusters[static_cast<std::size_t>(cluster)].tcp.rate_limit);
     build.add_link(
         {name, "eth0", false, m.ip, m.mac},
         {switch_ns[static_cast<std::size_t>(sw)], "h" + std::to_string(next_mac - 1), true, "", ""},
-        spec.host_latency, spec.host_bandwidth);
+        spec.host_latency, bandwidth);
     group(cluster).push_back(m);
     return m;
   };
@@ -218,7 +217,33 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
         if (b.ns != a.ns)
           lines.push_back("neigh replace " + b.ip + " lladdr " + b.mac + " dev eth0 nud permanent");
     }
-  if (!clusters.empty()) plan_wan(scenario, prefix, switch_ns, member, plan, build);
+  if (!clusters.empty()) plan_wan(scenario, prefix, switch_ns, member, plan, build, wan);
+  return plan;
+}
+
+}  // namespace
+
+double resolve_latency_scale(const scenario::Scenario& scenario, double requested) {
+  if (requested == kAutoLatencyScale) return scenario::has_site_rtt(scenario.network) ? 1.0 : 50.0;
+  if (requested < 0 || !std::isfinite(requested))
+    throw std::invalid_argument("--latency-scale must be a finite number >= 0");
+  return requested;
+}
+
+NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& prefix,
+                     const NetnsCalibration& requested) {
+  NetnsCalibration calibration = requested;
+  calibration.latency_scale = resolve_latency_scale(scenario, requested.latency_scale);
+  NetnsPlan plan;
+  if (scenario.network.dragonfly) {
+    plan = plan_netns_dragonfly(scenario, prefix, calibration);
+  } else if (scenario.network.serial &&
+             scenario.network.serial->medium == scenario::SerialMedium::Links) {
+    plan = plan_netns_serial(scenario, prefix, calibration);
+  } else {
+    plan = plan_switched(scenario, prefix, calibration);
+  }
+  plan.latency_scale = calibration.latency_scale;
   return plan;
 }
 

@@ -51,12 +51,20 @@ struct NetnsPlan {
   std::vector<RelayHost> relay_hosts;
   std::vector<DelayLink> delay_links;  // made by tsunagi-delayline before ns_batch
   int veth_links = 0;
+  double latency_scale = 0;  // the one used (resolve_latency_scale)
 };
 
 struct NetnsCalibration {
-  double latency_scale = 50.0;
+  double latency_scale = 50.0;  // kAutoLatencyScale: 50, or 1 for site_rtt WANs (see below)
   TimeNs min_delay = 1000;
+  int mtu = 0;  // every link end and bridge; 0 = the kernel's 1500
 };
+
+// The latency scale a run uses: `requested`, or when it is kAutoLatencyScale (no
+// --latency-scale given), 50 for LANs and WAN stars (microsecond latencies a user-space delay
+// line cannot resolve) and 1 for site_rtt WANs (their RTTs are already milliseconds, and a long
+// fat link must keep its real bandwidth-delay product: docs/realnet.md, "Long fat WANs").
+double resolve_latency_scale(const scenario::Scenario& scenario, double requested);
 
 NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& prefix,
                      const NetnsCalibration& calibration);

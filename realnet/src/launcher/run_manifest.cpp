@@ -28,7 +28,7 @@ RunManifest make_manifest(const LaunchPlan& plan, const scenario::Scenario& scen
   add(plan.rendezvous);
   for (const PlannedProcess& relay : plan.relays) add(relay);
   manifest.absent = plan.absent;
-  manifest.latency_scale = plan.netns ? options.latency_scale : 0;
+  manifest.latency_scale = plan.netns ? plan.netns->latency_scale : 0;
   manifest.rtt_samples_min = options.rtt_samples_min;
   return manifest;
 }

@@ -16,6 +16,9 @@
 
 namespace tsunagi::realnet {
 
+// No --latency-scale given: 50 for LANs and WAN stars, 1 for site_rtt WANs (docs/realnet.md).
+inline constexpr double kAutoLatencyScale = -1.0;
+
 struct LaunchOptions {
   // "loopback", "netns", "hosts" (needs hosts_file) or "slurm"; empty = netns when running as
   // root, loopback otherwise.
@@ -24,7 +27,7 @@ struct LaunchOptions {
   bool dry_run = false;
   // Emulation calibration (netns): each link's one-way latency is multiplied by latency_scale;
   // links whose scaled latency is below min_delay get no delay line (a plain veth, ~1 us).
-  double latency_scale = 50.0;
+  double latency_scale = kAutoLatencyScale;
   TimeNs min_delay = 1 * kNsPerUs;
   int rtt_samples_min = 10;            // per RTT probe, at least this many samples (min kept)
   double timeout_s = 600;              // the whole run, from the first process started
