@@ -111,7 +111,7 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   void on_completed(const Completion& done);
   void stop(const ExitCmd& exit, TimeNs at);
 
-  // actor_inbox.cpp: the inbox
+  // actor_inbox.cpp: puts and arrivals
   void on_arrival(const Completion& done);
   void on_put_done(const Completion& done);
   void on_message(Message* message);
@@ -161,12 +161,6 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   };
   std::vector<PutSlot> puts_;
   std::vector<std::uint32_t> free_puts_;
-  // The inbox is drained with one get per arrival. SimGrid matches a get with the oldest
-  // message sent to the mailbox, which may still be on its way: such a get waits here, under
-  // the transfer it matched, until that one arrives. Arrived transfers no get has matched yet.
-  std::unordered_map<const void*, ::simgrid::s4u::CommPtr> gets_matched_;
-  std::unordered_set<const void*> arrived_unmatched_;
-  Message* drained_ = nullptr;  // where drained gets write the pointer nobody reads
   // Computations started by the kernel, by a per-process number, until they end
   // (actor_commands.cpp).
   struct RunningExec {
