@@ -1,25 +1,31 @@
 // Baseline for issue 19: the messages of the connectivity benchmark moved by a hand-written
 // SimGrid (S4U) program, on the platform tsunagi builds from the same scenario file.
 //
-//   raw_s4u_connectivity [--detach] SCENARIO [KEY=VALUE ...]  (overrides as in `tsunagi run --set`)
+//   raw_s4u_connectivity [--workload-only] [--detach] SCENARIO [KEY=VALUE ...]
+//   (overrides as in `tsunagi run --set`)
 //
 // Every rank is one actor with one mailbox (the actor is its permanent receiver, as in tsunagi,
-// so a message flows the moment it is sent). What moves, for N ranks:
-//   handshakes   every rank sends a 64 B SYN to every other rank at once and answers each SYN
-//                with a 64 B SYN-ACK: N(N-1) of each (plan "all" with routing "direct": both
-//                ends of every pair connect);
-//   workload     once a rank has all its SYN-ACKs it sends workload.connectivity.message_bytes
-//                to every other rank, and answers each such message with as many bytes:
-//                N(N-1) of each.
-// Left out, and small beside these at any N: the rendezvous (registration, the directory, the
-// barrier before the workload, shutdown), framing headers, and the barrier itself (a rank starts
-// its workload when its own handshakes are done). Each receive is a blocking get (SimGrid hands
-// messages over in the order they were sent to the mailbox). Sends are asynchronous; a rank
-// waits for all of its sends at the end (Comm::wait_all), or, with --detach, never
-// (put_init()->detach()). SimGrid 3.32 keeps each unfinished send in its sender's list of
-// activities (and a detached one in one global list) and scans the whole list each time one is
-// waited for or ends, so both variants pay per message for what is in flight; docs/benchmarks.md
-// has both measured.
+// so a message flows the moment it is sent). What moves, for N ranks, per ordered pair (a, b)
+// (plan "all" with routing "direct": both ends of every pair connect), with the sizes of
+// tsunagi's segments and frames in this scenario:
+//   connection   a -> b SYN (64 B); b answers SYN-ACK (64 B) and the authentication challenge
+//                (48 B); a answers its proof (80 B) with its hello (37 B) in the same message;
+//                b answers the acceptance (64 B): the connection is up (tsunagi's authenticated
+//                handshake, docs/security.md; 5 messages);
+//   workload     once all of a's connections are up it sends workload.connectivity.message_bytes
+//                (+ 36 B of frame header) to b, and b answers with as many bytes (2 messages).
+// 7 N(N-1) messages. tsunagi moves a few more: the rendezvous's O(N) messages (registration,
+// directory, the barrier before the workload, shutdown) and, when its hello leaves after the
+// proof rather than with it, a separate 37 B message (at 100 processes tsunagi puts 72,701
+// messages into SimGrid, this program 69,300). A rank here starts its workload when its own
+// connections are up, not at a barrier. --workload-only moves the first baseline's 4 N(N-1)
+// messages instead (SYN, SYN-ACK, the message, the answer; no authentication).
+// Each receive is a blocking get (SimGrid hands messages over in the order they were sent to
+// the mailbox). Sends are asynchronous; a rank waits for all of its sends at the end
+// (Comm::wait_all), or, with --detach, never (put_init()->detach()). SimGrid 3.32 keeps each
+// unfinished send in its sender's list of activities (and a detached one in one global list)
+// and scans the whole list each time one is waited for or ends, so both variants pay per
+// message for what is in flight; docs/benchmarks.md has both measured.
 //
 // Prints one line: ranks, messages, simulated end (s).
 #include <cstdint>
@@ -43,8 +49,22 @@ namespace {
 namespace sg4 = ::simgrid::s4u;
 using tsunagi::sim::simgrid::Platform;
 
-enum Kind : int { kSyn = 0, kSynAck = 1, kHello = 2, kAnswer = 3, kKinds = 4 };
+enum Kind : int {
+  kSyn = 0,
+  kSynAck,
+  kChallenge,
+  kProofHello,
+  kAccept,
+  kData,
+  kAnswer,
+  kKinds,
+};
+// tsunagi's sizes: a SYN or SYN-ACK segment, the handshake frames, a frame's header.
 constexpr std::uint64_t kControlBytes = 64;
+constexpr std::uint64_t kChallengeBytes = 48;
+constexpr std::uint64_t kProofHelloBytes = 80 + 37;
+constexpr std::uint64_t kAcceptBytes = 64;
+constexpr std::uint64_t kDataHeaderBytes = 36;
 
 // A message is a pointer to a fixed note naming its sender and kind: nothing is allocated per
 // message, as a lean S4U program would do.
@@ -56,6 +76,7 @@ struct Note {
 struct Run {
   int ranks = 0;
   std::uint64_t message_bytes = 1024;
+  bool authenticate = true;
   std::vector<sg4::Mailbox*> inbox;
   std::vector<Note> notes;  // ranks x kKinds, never moved once the actors start
   std::uint64_t messages = 0;
@@ -77,31 +98,54 @@ struct Run {
   }
 };
 
+void send_to_all(Run& run, int self, Kind kind, std::uint64_t bytes) {
+  for (int peer = 0; peer < run.ranks; ++peer)
+    if (peer != self) run.send(self, peer, kind, bytes);
+}
+
 void rank_body(Run& run, int self) {
   const int others = run.ranks - 1;
-  for (int peer = 0; peer < run.ranks; ++peer)
-    if (peer != self) run.send(self, peer, kSyn, kControlBytes);
-  int syns = 0, syn_acks = 0, hellos = 0, answers = 0;
+  const std::uint64_t data_bytes = run.message_bytes + (run.authenticate ? kDataHeaderBytes : 0);
+  send_to_all(run, self, kSyn, kControlBytes);
+  std::vector<int> received(kKinds, 0);
+  // Kinds this variant moves: every one of them arrives once from every peer.
+  std::vector<Kind> expected{kSyn, kSynAck, kData, kAnswer};
+  if (run.authenticate) expected.insert(expected.end(), {kChallenge, kProofHello, kAccept});
+  const auto done = [&] {
+    for (Kind kind : expected)
+      if (received[static_cast<std::size_t>(kind)] < others) return false;
+    return true;
+  };
+  // The connection that completes a rank's set: its workload starts.
+  const auto connection_up = [&](Kind kind) {
+    if (received[static_cast<std::size_t>(kind)] == others)
+      send_to_all(run, self, kData, data_bytes);
+  };
   sg4::Mailbox* inbox = run.inbox[static_cast<std::size_t>(self)];
-  while (syns < others || syn_acks < others || hellos < others || answers < others) {
+  while (!done()) {
     const auto* note = inbox->get<Note>();
+    ++received[static_cast<std::size_t>(note->kind)];
     switch (note->kind) {
       case kSyn:
-        ++syns;
         run.send(self, note->from, kSynAck, kControlBytes);
+        if (run.authenticate) run.send(self, note->from, kChallenge, kChallengeBytes);
         break;
       case kSynAck:
-        if (++syn_acks == others)
-          for (int peer = 0; peer < run.ranks; ++peer)
-            if (peer != self) run.send(self, peer, kHello, run.message_bytes);
+        if (!run.authenticate) connection_up(kSynAck);
         break;
-      case kHello:
-        ++hellos;
-        run.send(self, note->from, kAnswer, run.message_bytes);
+      case kChallenge:
+        run.send(self, note->from, kProofHello, kProofHelloBytes);
+        break;
+      case kProofHello:
+        run.send(self, note->from, kAccept, kAcceptBytes);
+        break;
+      case kAccept:
+        connection_up(kAccept);
+        break;
+      case kData:
+        run.send(self, note->from, kAnswer, data_bytes);
         break;
       case kAnswer:
-        ++answers;
-        break;
       case kKinds:
         break;
     }
@@ -112,10 +156,23 @@ void rank_body(Run& run, int self) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool detach = argc > 1 && std::string(argv[1]) == "--detach";
-  const int first = detach ? 2 : 1;
+  bool detach = false;
+  bool workload_only = false;
+  int first = 1;
+  for (; first < argc && argv[first][0] == '-'; ++first) {
+    const std::string flag = argv[first];
+    if (flag == "--detach") {
+      detach = true;
+    } else if (flag == "--workload-only") {
+      workload_only = true;
+    } else {
+      first = argc;  // unknown flag: usage
+      break;
+    }
+  }
   if (argc <= first) {
-    std::fprintf(stderr, "usage: %s [--detach] SCENARIO [KEY=VALUE ...]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--workload-only] [--detach] SCENARIO [KEY=VALUE ...]\n",
+                 argv[0]);
     return 2;
   }
   try {
@@ -129,6 +186,7 @@ int main(int argc, char** argv) {
 
     Run run;
     run.detach = detach;
+    run.authenticate = !workload_only;
     run.ranks = tsunagi::scenario::process_count(scenario);
     run.message_bytes = scenario.protocol.workload.connectivity.message_bytes;
     run.sends.resize(static_cast<std::size_t>(run.ranks));

@@ -1,13 +1,12 @@
-// The inbox: one mailbox per process receives everything sent to it.
+// Puts and arrivals: what one process sends to another.
 //
-// Each inbox has its actor as permanent receiver, so a message starts flowing the moment it is
-// put, like a segment a kernel accepts before the application reads it, and it is delivered the
-// moment it arrives: SimGrid's end of the transfer puts it on the receiver's completion queue
-// (completions.hpp) with the message itself, and the sender's queue gets the end of its put.
-// Both sides then tidy SimGrid's books: the sender waits for its put (SimGrid keeps the put in
-// the sender's activities until then), the receiver takes one message out of the mailbox with a
-// get (SimGrid hands them out oldest first, whichever has arrived; completions.hpp explains
-// why waiting on gets is not how messages are received here).
+// A message goes into an empty mailbox of the receiver's pool (completions.hpp), whose
+// permanent receiver is the receiving actor, so it starts flowing the moment it is put, like a
+// segment a kernel accepts before the application reads it, and it is delivered the moment it
+// arrives: SimGrid's end of the transfer puts it on the receiver's completion queue with the
+// message itself, and the sender's queue gets the end of its put. The kernel-side signal takes
+// the transfer out of its mailbox; the sender then waits for its put (SimGrid keeps the put in
+// the sender's activities until then).
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
@@ -18,16 +17,16 @@ namespace tsunagi::sim::simgrid {
 void ProcessActor::put(int target, Message* message, std::uint64_t size, const Watch& what,
                        double rate) {
   message->from = index_;
-  ActorSlot& receiver = world_.slot(target);
+  ::simgrid::s4u::Mailbox* mailbox = world_.completions().take_mailbox(target);
   ::simgrid::s4u::CommPtr comm;
   if (rate > 0) {
     // A per-communication rate (a TCP window over the RTT, issue 15) must be set before the
     // communication starts.
-    comm = receiver.inbox->put_init(message, world_.modelled_size(size));
+    comm = mailbox->put_init(message, world_.modelled_size(size));
     comm->set_rate(rate);
     comm->start();
   } else {
-    comm = receiver.inbox->put_async(message, world_.modelled_size(size));
+    comm = mailbox->put_async(message, world_.modelled_size(size));
   }
   std::uint32_t slot;
   if (free_puts_.empty()) {
@@ -37,7 +36,7 @@ void ProcessActor::put(int target, Message* message, std::uint64_t size, const W
     slot = free_puts_.back();
     free_puts_.pop_back();
   }
-  world_.completions().expect_transfer(comm->get_impl(), index_, slot, target, message);
+  world_.completions().expect_transfer(comm->get_impl(), mailbox, index_, slot, target, message);
   puts_[slot] = PutSlot{std::move(comm), what};
 }
 
@@ -54,22 +53,7 @@ void ProcessActor::on_put_done(const Completion& done) {
   if (what.message == MessageKind::Bulk) on_bulk_put_done(what);
 }
 
-// One get per arrival keeps the mailbox as short as what is still on its way. The get may match
-// another, older message: if that one has arrived too, both are settled at once; if not, the
-// get is kept until it has.
 void ProcessActor::on_arrival(const Completion& done) {
-  if (const auto matched = gets_matched_.find(done.comm); matched != gets_matched_.end()) {
-    matched->second->wait();
-    gets_matched_.erase(matched);
-  } else {
-    arrived_unmatched_.insert(done.comm);
-  }
-  ::simgrid::s4u::CommPtr get = self_.inbox->get_async<Message>(&drained_);
-  const void* taken = get->get_impl();
-  if (arrived_unmatched_.erase(taken) != 0)
-    get->wait();
-  else
-    gets_matched_.emplace(taken, std::move(get));
   on_message(done.message);
 }
 

@@ -13,6 +13,7 @@
 // close:    queued frames go first, the FIN rides on the last message (64 B alone); the peer's
 //           core gets ClosedInput. Writing to a process that has exited ends the connection like
 //           a reset.
+#include <algorithm>
 #include <iterator>
 #include <vector>
 
@@ -156,7 +157,11 @@ void ProcessActor::close(ConnId id) {
 }
 
 void ProcessActor::close_all() {
-  runner::close_each(conns_, [this](ConnId id) { close(id); });
+  std::vector<ConnId> ids;
+  ids.reserve(conns_.size());
+  for (const auto& entry : conns_) ids.push_back(entry.first);
+  std::sort(ids.begin(), ids.end());
+  for (ConnId id : ids) close(id);
 }
 
 // Sends what the connection has waiting, if nothing of it is in flight.

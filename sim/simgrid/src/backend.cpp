@@ -26,8 +26,8 @@ std::unique_ptr<ProcessActor> start_actor(World& world, int index,
   const ActorSlot& slot = world.slot(index);
   const auto simgrid_actor =
       sg4::Actor::create(world.table().row(index).label, slot.host, [body] { body->run(); });
-  // Messages flow as soon as they are sent, whether or not a get is posted yet.
-  slot.inbox->set_receiver(simgrid_actor);
+  // Receiver of the process's mailboxes: messages flow as soon as they are sent.
+  world.completions().set_receiver(index, simgrid_actor);
   return actor;
 }
 

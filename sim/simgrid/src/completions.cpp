@@ -3,7 +3,9 @@
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/s4u/Activity.hpp>
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
 namespace tsunagi::sim::simgrid {
@@ -32,7 +34,8 @@ void connect_signals_once() {
         if (state != ::simgrid::kernel::resource::Action::State::FINISHED &&
             state != ::simgrid::kernel::resource::Action::State::FAILED)
           return;
-        current->on_transfer_done(action.get_activity());
+        current->on_transfer_done(action.get_activity(),
+                                  state == ::simgrid::kernel::resource::Action::State::FINISHED);
       });
   sg4::Activity::on_completion_cb([](const sg4::Activity& activity) {
     if (current != nullptr) current->on_exec_done(activity);
@@ -41,7 +44,9 @@ void connect_signals_once() {
 
 }  // namespace
 
-Completions::Completions(int processes) : wakeups_(static_cast<std::size_t>(processes)) {
+Completions::Completions(int processes)
+    : wakeups_(static_cast<std::size_t>(processes)),
+      mailboxes_(static_cast<std::size_t>(processes)) {
   for (Wakeup& wakeup : wakeups_) wakeup.bell = sg4::Semaphore::create(0);
   connect_signals_once();
   current = this;
@@ -51,12 +56,31 @@ Completions::~Completions() {
   if (current == this) current = nullptr;
 }
 
-void Completions::expect_transfer(const void* comm, int sender, std::uint32_t put_slot,
-                                  int receiver, Message* message) {
-  const Flight flight{sender, put_slot, receiver, message};
-  // A transfer ends in the kernel's time advance, never while the actor that started it runs;
-  // this catches it anyway should a zero-length, zero-latency one end inside its own start.
-  if (ended_unclaimed_.erase(comm) != 0) return deliver(flight, comm);
+void Completions::set_receiver(int index, sg4::ActorPtr actor) {
+  mailboxes_[static_cast<std::size_t>(index)].receiver = std::move(actor);
+}
+
+sg4::Mailbox* Completions::take_mailbox(int receiver) {
+  MailboxPool& pool = mailboxes_[static_cast<std::size_t>(receiver)];
+  if (!pool.free.empty()) {
+    sg4::Mailbox* mailbox = pool.free.back();
+    pool.free.pop_back();
+    return mailbox;
+  }
+  // Named after the receiving process and a counter; made once, reused.
+  sg4::Mailbox* mailbox = sg4::Mailbox::by_name("process " + std::to_string(receiver) + " box " +
+                                                std::to_string(pool.made++));
+  mailbox->set_receiver(pool.receiver);
+  return mailbox;
+}
+
+void Completions::expect_transfer(const void* comm, sg4::Mailbox* mailbox, int sender,
+                                  std::uint32_t put_slot, int receiver, Message* message) {
+  const Flight flight{mailbox, sender, put_slot, receiver, message};
+  // A transfer ends in the kernel's time advance, never while the actor that started it runs,
+  // unless SimGrid fails it at its start (a failed link: our platforms have none). Such a
+  // transfer is reported, and its mailbox, which still holds it, is not reused.
+  if (ended_unclaimed_.erase(comm) != 0) return deliver(flight, comm, nullptr);
   flights_.emplace(comm, flight);
 }
 
@@ -71,7 +95,7 @@ void Completions::ring(int index) {
   wakeup.bell->release();
 }
 
-void Completions::on_transfer_done(const void* comm) {
+void Completions::on_transfer_done(const void* comm, bool finished) {
   const auto it = flights_.find(comm);
   if (it == flights_.end()) {
     ended_unclaimed_.insert(comm);
@@ -79,14 +103,35 @@ void Completions::on_transfer_done(const void* comm) {
   }
   const Flight flight = it->second;
   flights_.erase(it);
-  deliver(flight, comm);
+  // A failed transfer stays in its mailbox: SimGrid only settles ended flows this way.
+  deliver(flight, comm, finished ? settle(flight) : nullptr);
 }
 
-void Completions::deliver(const Flight& flight, const void* comm) {
+// SimGrid 3.32 (CommImpl::irecv on a mailbox with a permanent receiver): a get that matches a
+// transfer whose flow is over but not yet posted marks it done and enters it in nobody's list
+// of activities. Its mailbox holds this transfer only, so the get takes this one. The get is
+// issued by maestro (we run inside the kernel's time advance), so no actor is involved and the
+// s4u handle only has to outlive SimGrid's post of the transfer (it writes the payload size into
+// it then), so it rides with the arrival.
+sg4::CommPtr Completions::settle(const Flight& flight) {
+  // The get names maestro as its receiver, and every transfer it settles holds maestro by a
+  // counted pointer. Maestro's own count starts at zero (SimGrid holds it by a plain pointer),
+  // so the first transfer freed would free maestro: one reference is taken once and never
+  // given back (maestro lives as long as the engine; SimGrid frees it itself).
+  static const auto* const maestro_pin = new sg4::ActorPtr(sg4::Actor::self());
+  (void)maestro_pin;
+  sg4::CommPtr get = flight.mailbox->get_async<void>(&settled_);
+  mailboxes_[static_cast<std::size_t>(flight.receiver)].free.push_back(flight.mailbox);
+  return get;
+}
+
+void Completions::deliver(const Flight& flight, const void* comm, sg4::CommPtr settled) {
   of(flight.sender)
-      .ready.push_back(Completion{CompletionKind::PutDone, comm, nullptr, flight.put_slot, 0});
+      .ready.push_back(
+          Completion{CompletionKind::PutDone, comm, nullptr, nullptr, flight.put_slot, 0});
   of(flight.receiver)
-      .ready.push_back(Completion{CompletionKind::Arrival, comm, flight.message, 0, 0});
+      .ready.push_back(
+          Completion{CompletionKind::Arrival, comm, flight.message, std::move(settled), 0, 0});
   ring(flight.sender);
   ring(flight.receiver);
 }
@@ -99,7 +144,8 @@ void Completions::on_exec_done(const sg4::Activity& exec) {
   const ExecOwner owner = it->second;
   execs_.erase(it);
   of(owner.owner)
-      .ready.push_back(Completion{CompletionKind::ExecDone, nullptr, nullptr, 0, owner.task});
+      .ready.push_back(
+          Completion{CompletionKind::ExecDone, nullptr, nullptr, nullptr, 0, owner.task});
   ring(owner.owner);
 }
 

@@ -9,15 +9,27 @@
 // for computations started by the kernel), the owner's queue gets it in completion order, and a
 // sleeping actor waits on one semaphore: an event costs the same whatever the process has in
 // flight. docs/simgrid.md, "The loop", has the whole story.
+//
+// Where puts go: each process has a pool of mailboxes, each holding at most one transfer at a
+// time, all with the process's actor as permanent receiver (so a transfer starts the moment it
+// is put). When a transfer ends, the kernel-side signal takes it out of its mailbox with a get
+// issued there and then: SimGrid settles a get that matches a transfer whose flow has just
+// ended at once, without entering it in any actor's list of activities. Waiting on a get, as
+// the receiver did before, removed it from the receiver's list with a std::list::remove over
+// everything the receiver had in flight (SimGrid 3.32's CommImpl::finish): O(connections) per
+// message for a process talking to all its peers. One mailbox per transfer is what makes the
+// match certain: SimGrid hands out the oldest transfer of a mailbox, not the one that ended.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include <simgrid/forward.h>
+#include <simgrid/s4u/Comm.hpp>
 
 #include "message.hpp"
 
@@ -35,6 +47,9 @@ struct Completion {
   CompletionKind kind = CompletionKind::Arrival;
   const void* comm = nullptr;  // Arrival, PutDone: the transfer (SimGrid's activity)
   Message* message = nullptr;  // Arrival
+  // Arrival: the get that took the transfer out of its mailbox. SimGrid writes into it when it
+  // posts the transfer, after the signal: it is released once the actor has the arrival.
+  sg4::CommPtr settled;
   std::uint32_t put_slot = 0;  // PutDone: the sender's record of the put
   std::uint64_t task = 0;      // ExecDone
 };
@@ -58,21 +73,28 @@ class Completions {
 
   Wakeup& of(int index) { return wakeups_[static_cast<std::size_t>(index)]; }
 
-  // A put just started: when its transfer ends, the sender gets PutDone and the receiver an
-  // Arrival, both in the order SimGrid ends transfers.
-  void expect_transfer(const void* comm, int sender, std::uint32_t put_slot, int receiver,
-                       Message* message);
+  // The actor of process `index`: receiver of every mailbox of its pool.
+  void set_receiver(int index, sg4::ActorPtr actor);
+  // An empty mailbox of process `receiver`'s pool for one put; it goes back to the pool when
+  // its transfer has ended.
+  sg4::Mailbox* take_mailbox(int receiver);
+  // A put into `mailbox` (from take_mailbox) just started: when its transfer ends, the sender
+  // gets PutDone and the receiver an Arrival, both in the order SimGrid ends transfers.
+  void expect_transfer(const void* comm, sg4::Mailbox* mailbox, int sender, std::uint32_t put_slot,
+                       int receiver, Message* message);
   // A computation started by the kernel for process `owner`: ExecDone when it ends.
   void expect_exec(const sg4::Activity* exec, int owner, std::uint64_t task);
   // Wakes the process if its actor sleeps (kernel context: signals and timers).
   void ring(int index);
 
-  // From SimGrid's signals (kernel context): a transfer or an activity ended.
-  void on_transfer_done(const void* comm);
+  // From SimGrid's signals (kernel context): a transfer or an activity ended (`finished`:
+  // normally, not FAILED).
+  void on_transfer_done(const void* comm, bool finished);
   void on_exec_done(const sg4::Activity& exec);
 
  private:
   struct Flight {
+    sg4::Mailbox* mailbox = nullptr;
     int sender = -1;
     std::uint32_t put_slot = 0;
     int receiver = -1;
@@ -83,13 +105,24 @@ class Completions {
     std::uint64_t task = 0;
   };
 
-  void deliver(const Flight& flight, const void* comm);
+  struct MailboxPool {
+    sg4::ActorPtr receiver;
+    std::vector<sg4::Mailbox*> free;
+    std::uint32_t made = 0;
+  };
+
+  void deliver(const Flight& flight, const void* comm, sg4::CommPtr settled);
+  // Takes the ended transfer out of its mailbox (kernel context, before SimGrid posts the
+  // transfer) and returns the mailbox to its pool.
+  sg4::CommPtr settle(const Flight& flight);
 
   // Looked up, never iterated: the run stays deterministic.
   std::unordered_map<const void*, Flight> flights_;
   std::unordered_set<const void*> ended_unclaimed_;  // ended before expect_transfer saw them
   std::unordered_map<const sg4::Activity*, ExecOwner> execs_;
   std::vector<Wakeup> wakeups_;
+  std::vector<MailboxPool> mailboxes_;  // per process
+  void* settled_ = nullptr;             // where settling gets copy the payload nobody reads
 };
 
 }  // namespace tsunagi::sim::simgrid

@@ -43,9 +43,9 @@ struct Message {
 };
 
 // Owns every Message of a run and recycles them, so steady traffic allocates nothing. A message
-// travels as a raw pointer through a SimGrid mailbox; the receiving adapter gives it back.
-// Messages that land in the inbox of a process that has exited are simply never given back;
-// the pool frees them at the end of the run.
+// travels as a raw pointer beside its SimGrid transfer; the receiving adapter gives it back on
+// arrival, also after its process has exited. Messages still on their way when the engine stops
+// are freed with the pool at the end of the run.
 class MessagePool {
  public:
   Message* take() {

@@ -74,7 +74,7 @@ void ProcessActor::wait_for_event() {
     sleep_until_rung();
     if (wakeup_.ready.empty()) return;  // the timer is due
   }
-  const Completion done = wakeup_.ready.front();
+  const Completion done = std::move(wakeup_.ready.front());
   wakeup_.ready.pop_front();
   on_completed(done);
 }

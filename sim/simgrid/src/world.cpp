@@ -63,11 +63,9 @@ World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
   completions_ = std::make_unique<Completions>(process_count());
 }
 
-// Mailboxes are named after the endpoint: one inbox per process for everything it receives.
 void World::add_process(runner::ProcessRow row, sg4::Host* host, scenario::Place place) {
-  sg4::Mailbox* inbox = sg4::Mailbox::by_name(row.endpoint);
   table_.add(std::move(row));
-  slots_.push_back(ActorSlot{host, inbox, place});
+  slots_.push_back(ActorSlot{host, place});
 }
 
 std::string World::site_of(int cluster) const {

@@ -24,8 +24,7 @@ namespace tsunagi::sim::simgrid {
 // What SimGrid needs of a process beside its row in the process table (same index).
 struct ActorSlot {
   sg4::Host* host = nullptr;
-  sg4::Mailbox* inbox = nullptr;  // named after the endpoint: everything sent to the process
-  scenario::Place place;          // cluster and gateway flag, for the WAN policies
+  scenario::Place place;  // cluster and gateway flag, for the WAN policies
 };
 
 // A router's limit on connection attempts: a token bucket of `burst` SYNs refilled at
