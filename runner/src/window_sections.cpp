@@ -68,12 +68,13 @@ bool write_indices_csv(const std::filesystem::path& file, const nlohmann::ordere
   if (it == result.end() || !it->is_object() || !it->contains("pairs")) return false;
   std::ofstream out(file, std::ios::trunc);
   if (!out) throw OutputError("cannot write " + file.string());
-  out << "from,to,TCP,OH_64B,OH_64KB,BW_64KB,BW_8MB,MBps_8MB,tcp_bytes_per_second\n";
+  out << "from,to,TCP,OH_64B,OH_64KB,BW_64KB,BW_8MB,MBps_8MB,tcp_bytes_per_second,BW_train,"
+         "train_bytes_per_second\n";
   for (const auto& pair : it->at("pairs")) {
     out << cell(pair.value("from", nlohmann::ordered_json())) << ','
         << cell(pair.value("to", nlohmann::ordered_json()));
-    for (const char* key :
-         {"TCP", "OH_64B", "OH_64KB", "BW_64KB", "BW_8MB", "MBps_8MB", "tcp_bytes_per_second"})
+    for (const char* key : {"TCP", "OH_64B", "OH_64KB", "BW_64KB", "BW_8MB", "MBps_8MB",
+                            "tcp_bytes_per_second", "BW_train", "train_bytes_per_second"})
       out << ',' << cell(pair.value(key, nlohmann::ordered_json()));
     out << '\n';
   }

@@ -74,6 +74,7 @@ IndicesConfig read_indices(const Section& s, IndicesConfig c) {
   }
   c.repeats = static_cast<int>(s.integer("repeats", c.repeats, 1, 1000));
   c.stream_bytes = size_key(s, "stream_bytes", c.stream_bytes, 65536, kMaxBuffer);
+  c.train_messages = static_cast<int>(s.integer("train_messages", c.train_messages, 0, 1000));
   c.nominal_bandwidth = s.bandwidth("nominal_bandwidth", c.nominal_bandwidth);
   return c;
 }

@@ -49,8 +49,9 @@ struct Schemas {
                     {"ping"},
                     {"pong"},
                     {"seed_salt"}}};
-  TableSchema indices{"[workload.indices]",
-                      {{"sizes"}, {"repeats"}, {"stream_bytes"}, {"nominal_bandwidth"}}};
+  TableSchema indices{
+      "[workload.indices]",
+      {{"sizes"}, {"repeats"}, {"stream_bytes"}, {"train_messages"}, {"nominal_bandwidth"}}};
   TableSchema workload{"[workload]",
                        {{"kind"},
                         {"pingpong", K::Table, &pingpong},

@@ -10,10 +10,13 @@ stop_emulate() {
 }
 
 # tsunagi's indices workload on the same plan with an 8 MB window: SIZES (a TOML list), the
-# iperf-like transfer STREAM bytes, 3 repeats; result in $WORK/tsunagi/result.json.
-run_indices() {  # SIZES STREAM
+# iperf-like transfer STREAM bytes, 3 repeats, any further tsunagi options after them; result in
+# $WORK/tsunagi/result.json.
+run_indices() {  # SIZES STREAM [OPTION...]
+  local sizes=$1 stream=$2
+  shift 2
   "$TSUNAGI" run "$LONG_FAT_PAIR" --backend realnet --net netns --out "$WORK/tsunagi" --quiet \
-    --set protocol.window=8MB --set "workload.indices.sizes=$1" \
-    --set workload.indices.repeats=3 --set workload.indices.stream_bytes="$2" > /dev/null
+    --set protocol.window=8MB --set "workload.indices.sizes=$sizes" \
+    --set workload.indices.repeats=3 --set workload.indices.stream_bytes="$stream" "$@" > /dev/null
   expect_json "$WORK/tsunagi/result.json" ok true
 }

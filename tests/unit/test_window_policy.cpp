@@ -87,5 +87,19 @@ TEST_CASE("indices: what was not measured stays empty", "[indices]") {
   CHECK_FALSE(x.bw_64kb);  // no TCP bandwidth
   CHECK_FALSE(x.bw_8mb);   // size not measured
   CHECK_FALSE(x.mbps_8mb);
+  CHECK_FALSE(x.bw_train);  // no train
   CHECK_FALSE(message_rate(100, 0));
+}
+
+TEST_CASE("indices: a train's bandwidth is shared by the TCP bandwidth", "[indices]") {
+  PairMeasurement m;
+  m.sizes = {{8u << 20, 88 * kNsPerMs, 0}};
+  m.train_message_bytes = 8u << 20;
+  m.train_bytes_per_second = 122e6;
+  CHECK_FALSE(link_indices(m, 125e6).bw_train);  // no TCP bandwidth to divide by
+  m.tcp_bytes_per_second = 124e6;
+  const LinkIndices x = link_indices(m, 125e6);
+  CHECK(*x.bw_train == Approx(122.0 / 124));
+  // The ping-pong's share of the same link stays what its own time says.
+  CHECK(*x.bw_8mb == Approx((8388608 / 0.088) / 124e6));
 }

@@ -1,8 +1,9 @@
 // Paper 004's link indices as a workload. Rank 0 runs every ordered pair of ranks, one pair at a
 // time so no two measurements share a link: the pair's sender makes, for each size, `repeats`
-// blocking ping-pongs over its connection (mpptest), then raw round trips of each size up to a
-// datagram outside every connection (ping), then one bulk transfer (iperf, with the buffers the
-// run's connections get), and sends the figures to rank 0. Rank 0 computes TCP, OH_s, BW_s and
+// blocking ping-pongs over its connection (mpptest), optionally trains of back-to-back messages of
+// the largest size (osu_bw: an unmeasured one, then a timed one), then raw round trips of each size
+// up to a datagram outside every connection (ping), then one bulk transfer (iperf, with the buffers
+// the run's connections get), and sends the figures to rank 0. Rank 0 computes TCP, OH_s, BW_s and
 // MB/s (link_indices.hpp), reports them under "indices", and ends the run for everyone.
 #include <algorithm>
 #include <limits>
@@ -20,6 +21,8 @@ constexpr std::uint32_t kPing = 2;  // sender -> peer, echoed as kPong
 constexpr std::uint32_t kPong = 3;
 constexpr std::uint32_t kPairDone = 4;  // sender -> rank 0: the measurement
 constexpr std::uint32_t kEnd = 5;       // rank 0 -> everyone: all pairs measured
+constexpr std::uint32_t kTrain = 6;     // sender -> peer: one message of a train
+constexpr std::uint32_t kTrainAck = 7;  // peer -> sender: the train's last message arrived
 constexpr std::uint64_t kStreamProbe = std::uint64_t{1} << 32;
 constexpr std::uint64_t kFrameOverhead = 32 + 4;  // header and the round number
 
@@ -44,6 +47,10 @@ class Indices final : public Workload {
         return ctx.send(src, kPong, body, filler);
       case kPong:
         return on_pong(ctx, src, r.u32(), r.ok());
+      case kTrain:
+        return on_train_message(ctx, src, r);
+      case kTrainAck:
+        return on_train_ack(ctx, src, r.u32(), r.ok());
       case kGo:
         if (src != 0) return refuse(ctx, src, "go from a rank other than 0");
         return begin_pair(ctx, static_cast<Rank>(r.u32()));
@@ -105,6 +112,8 @@ class Indices final : public Workload {
     }
     m.tcp_bytes_per_second = static_cast<double>(r.u64());
     m.tcp_elapsed_ns = static_cast<TimeNs>(r.u64());
+    m.train_message_bytes = r.u64();
+    m.train_bytes_per_second = static_cast<double>(r.u64());
     if (!r.ok()) return refuse(ctx, src, "truncated pair result");
     record(std::move(m));
     ++next_;
@@ -130,6 +139,7 @@ class Indices final : public Workload {
         return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
       };
       complete = complete && m.tcp_bytes_per_second > 0;
+      complete = complete && (cfg_.train_messages == 0 || m.train_bytes_per_second > 0);
       pairs.push_back({{"from", m.from},
                        {"to", m.to},
                        {"tcp_bytes_per_second", m.tcp_bytes_per_second},
@@ -140,11 +150,15 @@ class Indices final : public Workload {
                        {"BW_64KB", opt(x.bw_64kb)},
                        {"BW_8MB", opt(x.bw_8mb)},
                        {"MBps_8MB", opt(x.mbps_8mb)},
+                       {"train_message_bytes", m.train_message_bytes},
+                       {"train_bytes_per_second", m.train_bytes_per_second},
+                       {"BW_train", opt(x.bw_train)},
                        {"sizes", std::move(sizes)}});
     }
     ctx.report("indices", {{"nominal_bytes_per_second", cfg_.nominal_bandwidth},
                            {"repeats", cfg_.repeats},
                            {"stream_bytes", cfg_.stream_bytes},
+                           {"train_messages", cfg_.train_messages},
                            {"pairs", pairs}});
     ctx.report("workload", {{"name", "indices"},
                             {"makespan_ns", ctx.now() - start_},
@@ -160,7 +174,7 @@ class Indices final : public Workload {
     if (peer < 0 || peer >= ctx.size() || peer == ctx.rank() || peer_ >= 0)
       return refuse(ctx, 0, "go towards an impossible peer");
     peer_ = peer;
-    mine_ = PairMeasurement{ctx.rank(), peer, {}, 0, 0};
+    mine_ = PairMeasurement{ctx.rank(), peer, {}, 0, 0, 0, 0};
     for (std::uint64_t bytes : cfg_.sizes) mine_.sizes.push_back({bytes, 0, 0});
     size_ = 0;
     repeat_ = 0;
@@ -186,6 +200,47 @@ class Indices final : public Workload {
     repeat_ = 0;
     best_ = std::numeric_limits<TimeNs>::max();
     if (++size_ < cfg_.sizes.size()) return send_ping(ctx);
+    if (cfg_.train_messages > 0) return send_train(ctx, /*timed=*/false);
+    next_raw_probe(ctx, 0);
+  }
+
+  // ---- trains: messages of the largest size back to back, the last one answered
+
+  void send_train(WorkloadContext& ctx, bool timed) {
+    timed_train_ = timed;
+    const std::uint64_t bytes = cfg_.sizes.back();
+    const std::uint64_t filler = bytes > kFrameOverhead + 8 ? bytes - kFrameOverhead - 8 : 0;
+    const auto total = static_cast<std::uint32_t>(cfg_.train_messages);
+    sent_at_ = ctx.now();
+    for (std::uint32_t i = 0; i < total; ++i) {
+      wire::Writer w;
+      w.u32(round_);
+      w.u32(i);
+      w.u32(total);
+      ctx.send(peer_, kTrain, w.take(), filler);
+    }
+  }
+
+  // The receiving end keeps no state: per-connection order puts the last message last.
+  void on_train_message(WorkloadContext& ctx, Rank src, wire::Reader& r) {
+    const std::uint32_t round = r.u32();
+    const std::uint32_t index = r.u32();
+    const std::uint32_t total = r.u32();
+    if (!r.ok() || index >= total) return refuse(ctx, src, "malformed train message");
+    if (index + 1 < total) return;
+    wire::Writer w;
+    w.u32(round);
+    ctx.send(src, kTrainAck, w.take());
+  }
+
+  void on_train_ack(WorkloadContext& ctx, Rank src, std::uint32_t round, bool ok) {
+    if (src != peer_ || !ok || round != round_) return refuse(ctx, src, "unexpected train answer");
+    ++round_;
+    if (!timed_train_) return send_train(ctx, /*timed=*/true);
+    const std::uint64_t bytes = cfg_.sizes.back();
+    const auto total = static_cast<std::uint64_t>(cfg_.train_messages);
+    mine_.train_message_bytes = bytes;
+    mine_.train_bytes_per_second = message_rate(bytes * total, ctx.now() - sent_at_).value_or(0);
     next_raw_probe(ctx, 0);
   }
 
@@ -213,6 +268,8 @@ class Indices final : public Workload {
     }
     w.u64(static_cast<std::uint64_t>(mine_.tcp_bytes_per_second));
     w.u64(static_cast<std::uint64_t>(mine_.tcp_elapsed_ns));
+    w.u64(mine_.train_message_bytes);
+    w.u64(static_cast<std::uint64_t>(mine_.train_bytes_per_second));
     ctx.send(0, kPairDone, w.take());
   }
 
@@ -230,6 +287,7 @@ class Indices final : public Workload {
   std::uint32_t round_ = 0;
   TimeNs sent_at_ = 0;
   TimeNs best_ = 0;
+  bool timed_train_ = false;
 };
 
 }  // namespace

@@ -38,6 +38,8 @@ LinkIndices link_indices(const PairMeasurement& pair, double nominal_bytes_per_s
   out.bw_8mb = bandwidth_share(pair, kIndexLarge);
   if (const SizeMeasurement* m = find_size(pair, kIndexLarge))
     out.mbps_8mb = *message_rate(kIndexLarge, m->message_ns) / 1e6;
+  if (pair.train_bytes_per_second > 0 && pair.tcp_bytes_per_second > 0)
+    out.bw_train = pair.train_bytes_per_second / pair.tcp_bytes_per_second;
   return out;
 }
 

@@ -57,15 +57,11 @@ void ProcessHost::open_listeners() {
   udp_->SetRecvCallback(n3::MakeCallback(&ProcessHost::on_datagram, this));
 }
 
-// ns-3 3.37 reads a SYN's options on the listener itself (a SYN without window scaling or SACK
-// switches them off there for every later connection) and forks the new connection from it
-// right after this call. So the listener is given here what the handshake with this peer
-// agrees on: each option only when both sites have it (docs/ns3.md).
-bool ProcessHost::accept_request(SocketPtr listener, const n3::Address& from) {
-  if (n3::InetSocketAddress::IsMatchingType(from))
-    agree_site_options(listener,
-                       world_.cluster_at(n3::InetSocketAddress::ConvertFrom(from).GetIpv4()));
-  return !driver_.exited();
+// The new connection is forked from the listener right after this call and takes the window
+// scaling and SACK the SYN agreed on from it (host_windows.cpp, docs/ns3.md).
+bool ProcessHost::accept_request(SocketPtr listener, const n3::Address& /*from*/) {
+  if (driver_.exited()) return false;
+  return listener_options_read(listener);
 }
 
 void ProcessHost::watch(ConnId id, const SocketPtr& socket) {
@@ -200,7 +196,8 @@ void ProcessHost::on_accept(SocketPtr socket, const n3::Address& from) {
     return;
   }
   if (n3::InetSocketAddress::IsMatchingType(from))
-    apply_site_stack(socket, world_.cluster_at(n3::InetSocketAddress::ConvertFrom(from).GetIpv4()));
+    size_site_buffers(socket,
+                      world_.cluster_at(n3::InetSocketAddress::ConvertFrom(from).GetIpv4()));
   const ConnId id = driver_.next_accepted_conn();
   Conn& conn = conns_[id];
   conn.socket = socket;

@@ -66,9 +66,17 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   // This site's stack on a socket to or from cluster `peer` (-1: unknown): window scaling, SACK
   // and its buffers towards that cluster. A listener gets scaling and SACK only.
   void apply_site_stack(const SocketPtr& socket, int peer, bool listener = false) const;
-  // On a listener about to fork a connection from cluster `peer`: window scaling and SACK on
-  // only when both sites have them (what the handshake agrees on).
-  void agree_site_options(const SocketPtr& listener, int peer) const;
+  // Only the buffers towards cluster `peer`: an accepted connection keeps the options its
+  // handshake agreed on (setting them after it would pair a scaled window with a scale never
+  // exchanged).
+  void size_site_buffers(const SocketPtr& socket, int peer) const;
+  // A SYN reached `listener`, which forks the connection when this returns. ns-3 has read the
+  // SYN's options on the listener itself and switched off each one the SYN lacks; false when
+  // an earlier SYN of the same instant left them off before this one was read (refused: the
+  // peer's retransmitted SYN finds them back). Otherwise schedules their return.
+  bool listener_options_read(const SocketPtr& listener);
+  void restore_listener_options(const SocketPtr& listener);
+  std::vector<::ns3::Socket*> listeners_to_restore_;
 
   // ------------------------------------------------ connections (host_streams.cpp)
  public:

@@ -75,7 +75,11 @@ struct IndicesConfig {
                                    65536, 262144, 1048576, 4194304, 8388608};
   int repeats = 3;                         // ping-pongs per size; the fastest counts (mpptest)
   std::uint64_t stream_bytes = 64u << 20;  // the bulk transfer of the TCP bandwidth
-  double nominal_bandwidth = 125e6;        // bytes/s the TCP index divides by (paper: 1 Gbit/s)
+  // Messages of the largest size sent back to back and answered once (osu_bw's window; 0 =
+  // none): the message bandwidth of a stream, beside the ping-pong's, which includes a one-way
+  // latency per message. One unmeasured train opens the congestion window first.
+  int train_messages = 0;
+  double nominal_bandwidth = 125e6;  // bytes/s the TCP index divides by (paper: 1 Gbit/s)
 };
 
 // Every rank sends one small message to every other and answers each (paper 001's
