@@ -4,23 +4,28 @@
 # driven by fuzzed event sequences). Seeds: tests/fuzz/corpus/<target>/, read only; what the
 # fuzzer finds goes to BUILD_DIR/corpus/<target>/.
 #
-# Usage: tools/fuzz.sh [--seconds S | --runs N] [--build DIR] [TARGET...]
+# Usage: tools/fuzz.sh [--seconds S | --runs N] [--timeout S] [--build DIR] [TARGET...]
 #   --seconds S   run each target for S seconds (default 10; the ctest fuzz:short uses 8)
 #   --runs N      run each target for N executions instead (the long run: --runs 10000000)
+#   --timeout S   an input that runs longer than S seconds of wall time is a finding (default
+#                 10; raise it for runs at low priority beside other work, which can starve one
+#                 input of the CPU for longer than that: a false timeout)
 #   --build DIR   build directory (default build-fuzz)
 # One target runs at a time, on one core. Exits non-zero on a build failure or any finding
 # (the crashing input is left in the current directory as crash-* / leak-* / timeout-*).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 limit=(-max_total_time=10)
+timeout=10
 build=build-fuzz
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) limit=(-max_total_time="$2"); shift 2 ;;
     --runs) limit=(-runs="$2"); shift 2 ;;
+    --timeout) timeout=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
-    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,16p "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -41,6 +46,6 @@ for target in "${targets[@]}"; do
   mkdir -p "$work"
   echo "fuzz.sh: fuzz_$target ${limit[*]}" >&2
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    nice "$build/fuzz_$target" "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+    nice "$build/fuzz_$target" "${limit[@]}" -max_len=4096 -timeout="$timeout" -rss_limit_mb=2048 \
     -print_final_stats=1 "$work" "$src/tests/fuzz/corpus/$target"
 done

@@ -1,5 +1,6 @@
 // The command loop of one process: deliver, perform, schedule. See process_host.hpp.
 #include "process_host.hpp"
+#include "tcp_socket.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -10,7 +11,6 @@
 #include <vector>
 
 #include <ns3/simulator.h>
-#include <ns3/tcp-socket-factory.h>
 
 #include "tsunagi/sim/ns3/ns3_spec.hpp"
 
@@ -101,7 +101,7 @@ n3::Ipv4Address ProcessHost::address_of(int target) const {
 }
 
 ProcessHost::SocketPtr ProcessHost::new_tcp_socket() {
-  return n3::Socket::CreateSocket(self_.node, n3::TcpSocketFactory::GetTypeId());
+  return create_tcp_socket(self_.node);
 }
 
 }  // namespace tsunagi::sim::ns3
