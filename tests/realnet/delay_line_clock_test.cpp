@@ -62,6 +62,24 @@ TEST_CASE("link clock: without a rate the link is a fixed delay") {
   CHECK(clock.admit(10, 1514) == 2'000'010);
 }
 
+TEST_CASE("delay line wait: poll the last spin_ns while the budget lasts, else sleep") {
+  // Nothing queued: sleep until a frame comes.
+  CHECK_FALSE(rn::plan_wait(-1, 1000, 40'000, true).poll);
+  CHECK(rn::plan_wait(-1, 1000, 40'000, true).timer_ns == -1);
+  // Far: a timer spin_ns before the release.
+  CHECK_FALSE(rn::plan_wait(500'000, 0, 40'000, true).poll);
+  CHECK(rn::plan_wait(500'000, 0, 40'000, true).timer_ns == 460'000);
+  // Near, with budget: poll.
+  CHECK(rn::plan_wait(500'000, 470'000, 40'000, true).poll);
+  // Near, budget spent: a timer at the release itself, never in the past.
+  const rn::Wait spent = rn::plan_wait(500'000, 470'000, 40'000, false);
+  CHECK_FALSE(spent.poll);
+  CHECK(spent.timer_ns == 500'000);
+  // No polling asked for: the timer at the release.
+  CHECK(rn::plan_wait(500'000, 0, 0, true).timer_ns == 500'000);
+  CHECK_FALSE(rn::plan_wait(500'000, 0, 0, true).poll);
+}
+
 TEST_CASE("delay line --link: the rate is optional and checked") {
   const rn::DelayLinkSpec plain = rn::parse_delay_link("a:s0:b:s0:1000");
   CHECK(plain.delay_ns == 1000);

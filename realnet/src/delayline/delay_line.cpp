@@ -249,16 +249,15 @@ int run_delay_lines(const std::vector<DelayLinkSpec>& links, std::size_t queue_l
       if (!d.queue.empty() && (next < 0 || d.queue.front().release < next))
         next = d.queue.front().release;
     }
-    // A timer's wake-up comes 15-20 us late here (docs/lmmc.md, "The delay line's own cost"):
-    // wake spin_ns early and poll the rest of the way, reading new frames meanwhile.
-    spinning = next >= 0 && next - now <= spin_ns && spin_budget.allow(now);
-    const std::int64_t wake = next - spin_ns;
-    if (next >= 0 && !spinning && wake != armed) {
+    // Poll the last spin_ns before a release (reading new frames meanwhile) or sleep.
+    const Wait wait = plan_wait(next, now, spin_ns, spin_budget.allow(now));
+    spinning = wait.poll;
+    if (wait.timer_ns >= 0 && wait.timer_ns != armed) {
       itimerspec when{};
-      when.it_value.tv_sec = wake / 1'000'000'000;
-      when.it_value.tv_nsec = wake % 1'000'000'000;
+      when.it_value.tv_sec = wait.timer_ns / 1'000'000'000;
+      when.it_value.tv_nsec = wait.timer_ns % 1'000'000'000;
       timerfd_settime(timer, TFD_TIMER_ABSTIME, &when, nullptr);
-      armed = wake;
+      armed = wait.timer_ns;
     }
   }
 }

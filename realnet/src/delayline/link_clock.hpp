@@ -44,4 +44,22 @@ class LinkClock {
   std::int64_t wire_free_at_ = 0;  // when the last frame admitted has left the wire
 };
 
+// How the delay line waits for its next release at `next_ns` (-1: nothing queued): a timer's
+// wake-up comes late (docs/lmmc.md, "The delay line's own cost"), so it sets the timer spin_ns
+// early and polls from there, while its polling budget lasts. With the budget spent it sleeps
+// until the release itself: a timer set to a moment already past would fire at once, again and
+// again, and spin without a budget.
+struct Wait {
+  bool poll = false;           // poll (epoll_wait without a timeout) rather than sleep
+  std::int64_t timer_ns = -1;  // when not polling: the timer's time (-1: none, sleep until a frame)
+};
+
+inline Wait plan_wait(std::int64_t next_ns, std::int64_t now_ns, std::int64_t spin_ns,
+                      bool may_poll) {
+  if (next_ns < 0) return {};
+  const bool near = next_ns - now_ns <= spin_ns;
+  if (near && may_poll) return {true, -1};
+  return {false, near ? next_ns : next_ns - spin_ns};
+}
+
 }  // namespace tsunagi::realnet
