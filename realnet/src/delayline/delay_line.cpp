@@ -2,6 +2,8 @@
 // one signalfd for a clean stop. See delay_line.hpp.
 #include "delay_line.hpp"
 
+#include "link_clock.hpp"
+
 #include <fcntl.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
@@ -12,6 +14,8 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -60,9 +64,60 @@ struct Frame {
 struct Direction {
   int from = -1;
   int to = -1;
-  std::int64_t delay = 0;
+  LinkClock clock;
   std::deque<Frame> queue;
   std::uint64_t dropped = 0;
+};
+
+// How late frames were written after their release time: the delay line's own cost (the
+// timer's wake-up, the copy). A histogram in microseconds, printed at the end.
+class Lateness {
+ public:
+  void add(std::int64_t late_ns) {
+    const auto us = static_cast<std::size_t>(std::max<std::int64_t>(0, late_ns) / 1000);
+    ++counts_[std::min(us, counts_.size() - 1)];
+    ++frames_;
+    max_ns_ = std::max(max_ns_, late_ns);
+  }
+  void print(std::ostream& out) const {
+    if (frames_ == 0) return;
+    out << "tsunagi-delayline: " << frames_ << " frames written, late by median "
+        << quantile_us(0.5) << " us, p90 " << quantile_us(0.9) << " us, p99 " << quantile_us(0.99)
+        << " us, max " << max_ns_ / 1000 << " us\n";
+  }
+
+ private:
+  std::size_t quantile_us(double q) const {
+    const auto rank = static_cast<std::uint64_t>(q * static_cast<double>(frames_ - 1));
+    std::uint64_t seen = 0;
+    for (std::size_t us = 0; us < counts_.size(); ++us) {
+      seen += counts_[us];
+      if (seen > rank) return us;
+    }
+    return counts_.size() - 1;
+  }
+  std::array<std::uint64_t, 10001> counts_{};  // the last one: 10 ms or more
+  std::uint64_t frames_ = 0;
+  std::int64_t max_ns_ = 0;
+};
+
+// Polling costs a core: at most a tenth of every 10 ms goes to it, so that many busy links
+// (a hypercube's, releases microseconds apart) fall back to sleeping on the timer.
+class SpinBudget {
+ public:
+  bool allow(std::int64_t now) {
+    if (now - window_start_ >= kWindow) {
+      window_start_ = now;
+      spent_ = 0;
+    }
+    return spent_ < kWindow / 10;
+  }
+  void spend(std::int64_t from, std::int64_t to) { spent_ += to - from; }
+
+ private:
+  static constexpr std::int64_t kWindow = 10'000'000;
+  std::int64_t window_start_ = 0;
+  std::int64_t spent_ = 0;
 };
 
 }  // namespace
@@ -76,24 +131,39 @@ DelayLinkSpec parse_delay_link(const std::string& text) {
     if (colon == std::string::npos) break;
     start = colon + 1;
   }
-  if (parts.size() != 5)
-    throw std::invalid_argument("--link '" + text + "' is not NS_A:IF_A:NS_B:IF_B:DELAY_NS");
+  if (parts.size() != 5 && parts.size() != 6)
+    throw std::invalid_argument("--link '" + text +
+                                "' is not NS_A:IF_A:NS_B:IF_B:DELAY_NS[:RATE_BIT_PER_S]");
   for (int i = 0; i < 4; ++i)
     if (parts[static_cast<std::size_t>(i)].empty() ||
         parts[static_cast<std::size_t>(i)].size() >= IFNAMSIZ + 40)
       throw std::invalid_argument("--link '" + text + "': empty or too long name");
-  DelayLinkSpec spec{parts[0], parts[1], parts[2], parts[3], 0};
-  try {
-    spec.delay_ns = std::stoll(parts[4]);
-  } catch (const std::exception&) {
-    throw std::invalid_argument("--link '" + text + "': delay '" + parts[4] +
-                                "' is not integer ns");
+  DelayLinkSpec spec{parts[0], parts[1], parts[2], parts[3], 0, 0};
+  auto number = [&](const std::string& field, const char* what) {
+    std::size_t used = 0;
+    long long value = -1;
+    try {
+      value = std::stoll(field, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != field.size() || field.empty())
+      throw std::invalid_argument("--link '" + text + "': " + what + " '" + field +
+                                  "' is not an integer");
+    if (value < 0) throw std::invalid_argument("--link '" + text + "': negative " + what);
+    return static_cast<std::int64_t>(value);
+  };
+  spec.delay_ns = number(parts[4], "delay (ns)");
+  if (parts.size() == 6) {
+    spec.rate_bits_per_s = number(parts[5], "rate (bit/s)");
+    if (spec.rate_bits_per_s == 0)
+      throw std::invalid_argument("--link '" + text + "': a rate of 0 (leave it out instead)");
   }
-  if (spec.delay_ns < 0) throw std::invalid_argument("--link '" + text + "': negative delay");
   return spec;
 }
 
-int run_delay_lines(const std::vector<DelayLinkSpec>& links, std::size_t queue_limit) {
+int run_delay_lines(const std::vector<DelayLinkSpec>& links, std::size_t queue_limit,
+                    std::int64_t spin_ns) {
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
@@ -104,8 +174,8 @@ int run_delay_lines(const std::vector<DelayLinkSpec>& links, std::size_t queue_l
     for (const DelayLinkSpec& link : links) {
       const int a = open_tap(link.ns_a, link.if_a);
       const int b = open_tap(link.ns_b, link.if_b);
-      directions.push_back({a, b, link.delay_ns, {}, 0});
-      directions.push_back({b, a, link.delay_ns, {}, 0});
+      directions.push_back({a, b, {link.delay_ns, link.rate_bits_per_s}, {}, 0});
+      directions.push_back({b, a, {link.delay_ns, link.rate_bits_per_s}, {}, 0});
     }
   } catch (const std::exception& error) {
     std::cerr << "tsunagi-delayline: " << error.what() << '\n';
@@ -129,15 +199,21 @@ int run_delay_lines(const std::vector<DelayLinkSpec>& links, std::size_t queue_l
 
   std::vector<std::uint8_t> buffer(65536);
   std::int64_t armed = -1;
+  Lateness lateness;
   epoll_event events[64];
+  bool spinning = false;  // a release is due within spin_ns: poll, do not sleep
+  SpinBudget spin_budget;
   for (;;) {
-    const int count = epoll_wait(epoll, events, 64, -1);
+    const std::int64_t before_wait = monotonic_ns();
+    const int count = epoll_wait(epoll, events, 64, spinning ? 0 : -1);
+    if (spinning) spin_budget.spend(before_wait, monotonic_ns());
     if (count < 0 && errno != EINTR) return 1;
     for (int i = 0; i < count; ++i) {
       const std::uint64_t tag = events[i].data.u64;
       if (tag == kSignalTag) {
         for (const Direction& d : directions)
           if (d.dropped > 0) std::cerr << "tsunagi-delayline: dropped " << d.dropped << " frames\n";
+        lateness.print(std::cerr);
         return 0;
       }
       if (tag == kTimerTag) {
@@ -155,7 +231,8 @@ int run_delay_lines(const std::vector<DelayLinkSpec>& links, std::size_t queue_l
           ++d.dropped;
           continue;
         }
-        d.queue.push_back({monotonic_ns() + d.delay,
+        const auto bytes = static_cast<std::size_t>(n);
+        d.queue.push_back({d.clock.admit(monotonic_ns(), bytes),
                            std::vector<std::uint8_t>(buffer.begin(), buffer.begin() + n)});
       }
     }
@@ -166,17 +243,21 @@ int run_delay_lines(const std::vector<DelayLinkSpec>& links, std::size_t queue_l
       while (!d.queue.empty() && d.queue.front().release <= now) {
         const auto& bytes = d.queue.front().bytes;
         if (write(d.to, bytes.data(), bytes.size()) < 0) ++d.dropped;
+        lateness.add(now - d.queue.front().release);
         d.queue.pop_front();
       }
       if (!d.queue.empty() && (next < 0 || d.queue.front().release < next))
         next = d.queue.front().release;
     }
-    if (next >= 0 && next != armed) {
+    // Poll the last spin_ns before a release (reading new frames meanwhile) or sleep.
+    const Wait wait = plan_wait(next, now, spin_ns, spin_budget.allow(now));
+    spinning = wait.poll;
+    if (wait.timer_ns >= 0 && wait.timer_ns != armed) {
       itimerspec when{};
-      when.it_value.tv_sec = next / 1'000'000'000;
-      when.it_value.tv_nsec = next % 1'000'000'000;
+      when.it_value.tv_sec = wait.timer_ns / 1'000'000'000;
+      when.it_value.tv_nsec = wait.timer_ns % 1'000'000'000;
       timerfd_settime(timer, TFD_TIMER_ABSTIME, &when, nullptr);
-      armed = next;
+      armed = wait.timer_ns;
     }
   }
 }

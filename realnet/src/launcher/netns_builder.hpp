@@ -32,6 +32,10 @@ inline std::string bits_per_second(double bytes_per_second) {
 struct TbfShape {
   long long burst_bytes = 0;  // 0: the default above
   long long limit_bytes = 0;  // 0: 50 ms of queue at the link's rate (tbf's `latency 50ms`)
+  // The delay line also holds every frame for its own serialisation time at the link's rate,
+  // in FIFO order (a serial link: tbf sends the first frame after an idle gap at once). Such a
+  // link is a delay line whatever its latency, 0 included.
+  bool serialise = false;
 };
 
 // A host of a LAN: its namespace, address and fixed MAC (for static ARP).
@@ -89,7 +93,9 @@ class Builder {
                 const TbfShape& shape = {}) {
     const double scaled = static_cast<double>(latency) * calibration_.latency_scale;
     const auto delay = static_cast<TimeNs>(std::llround(scaled));
-    if (delay >= calibration_.min_delay && delay > 0) {
+    if (shape.serialise) {
+      plan_.delay_links.push_back({a.ns, a.ifname, b.ns, b.ifname, delay, bandwidth});
+    } else if (delay >= calibration_.min_delay && delay > 0) {
       plan_.delay_links.push_back({a.ns, a.ifname, b.ns, b.ifname, delay});
     } else {
       plan_.root_batch.push_back("link add " + a.ifname + " netns " + a.ns +

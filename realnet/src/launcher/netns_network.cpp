@@ -1,6 +1,7 @@
 // Turning a scenario's switches into namespace/bridge/veth/TAP commands. See netns_network.hpp.
 #include "netns_network.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -251,9 +252,16 @@ std::vector<std::string> delay_line_args(const NetnsPlan& plan) {
   std::vector<std::string> args;
   for (const DelayLink& link : plan.delay_links) {
     args.push_back("--link");
-    args.push_back(link.ns_a + ":" + link.if_a + ":" + link.ns_b + ":" + link.if_b + ":" +
-                   std::to_string(link.delay));
+    std::string text = link.ns_a + ":" + link.if_a + ":" + link.ns_b + ":" + link.if_b + ":" +
+                       std::to_string(link.delay);
+    if (link.rate > 0) text += ":" + std::to_string(std::llround(link.rate * 8));
+    args.push_back(text);
   }
+  // Serial links: a lone small frame's wire time (20-40 us) is of the order of a timer's
+  // late wake-up, so the delay line polls the last 40 us before a release (docs/lmmc.md).
+  if (std::any_of(plan.delay_links.begin(), plan.delay_links.end(),
+                  [](const DelayLink& link) { return link.rate > 0; }))
+    args.insert(args.end(), {"--spin-us", "40"});
   return args;
 }
 

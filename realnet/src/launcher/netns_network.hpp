@@ -25,6 +25,7 @@ namespace tsunagi::realnet {
 struct DelayLink {
   std::string ns_a, if_a, ns_b, if_b;
   TimeNs delay = 0;  // one way, each direction
+  double rate = 0;   // bytes/s: a serial link, every frame held size / rate (0: none)
 };
 
 struct NetnsPlan {

@@ -69,8 +69,11 @@ HopTable wire_links(const scenario::SerialSpec& spec, const std::vector<std::str
     const auto nb = static_cast<std::size_t>(links[i].b);
     LinkEnd a{node_ns[na], ifname, false, link_ip(l, 0), link_mac(l, 0), 30};
     LinkEnd b{node_ns[nb], ifname, false, link_ip(l, 1), link_mac(l, 1), 30};
+    // The delay line serialises every frame at the link's rate (tbf alone sent the first
+    // frame after an idle gap at once: a message of up to a frame crossed without its wire
+    // time); tbf, at the same rate, stays in front of it as the FIFO the senders wait on.
     build.add_link(a, b, spec.latency, spec.bandwidth,
-                   {serial_burst(spec.bandwidth), serial_queue(spec)});
+                   {serial_burst(spec.bandwidth), serial_queue(spec), true});
     // Frames, not GSO super-packets, reach the queue: one 64 KB super-packet would overflow a
     // FIFO-sized queue on its own (tbf cuts it into frames and drops what does not fit).
     for (const LinkEnd* end : {&a, &b})

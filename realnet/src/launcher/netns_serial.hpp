@@ -1,7 +1,8 @@
 // A serial-link network (scenario network.serial, issue 14) in network namespaces: every node a
 // namespace of its own that forwards (IP forwarding, static routes along scenario::serial_path),
-// every serial link one veth pair (or delay line) between two node namespaces with the link's
-// latency and rate, no bridge and no switch. A node's address sits on its loopback device, so
+// every serial link a rated delay line between two node namespaces (every frame held for its
+// serialisation time, FIFO, then the link's latency; tbf in front as the FIFO), no bridge and no
+// switch. A node's address sits on its loopback device, so
 // it is the same whichever link a packet takes. The rendezvous hangs off node 0 by a console
 // link. A shared segment is a plain switch (plan_netns builds its bridge). docs/realnet.md.
 #pragma once
