@@ -14,9 +14,10 @@ runs (the machine is shared: under load the wall time grows, the CPU time much l
 docs/benchmarks-ratio-latest.csv.
 
 The baseline's idiom (sim/simgrid/bench/raw_s4u_transport.hpp): per-transfer (the default, the
-fair one: transfers settled as tsunagi's adapter settles them), wait-all (the naive S4U idiom,
-whose own cost grows with everything a rank has sent) or per-transfer-unwaited (no list walk at
-all, every transfer of the run kept alive).
+fair one: transfers settled as tsunagi's adapter settles them), per-transfer-waited (the adapter's
+way before send handles: each put waited for), per-transfer-unwaited (no SimGrid list walk, every
+transfer of the run kept alive) or wait-all (the naive S4U idiom, whose own cost grows with
+everything a rank has sent).
 
 Usage: tools/bench_simgrid_ratio.py [--sizes 100,200,400,1000] [--repeat 1] [--timeout S]
                                    [--idiom per-transfer] [--workload-only]
@@ -100,7 +101,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=1, help="runs of each size (all printed)")
     ap.add_argument("--timeout", type=float, default=0, help="give up on a run after S seconds")
     ap.add_argument("--idiom", default="per-transfer",
-                    choices=["per-transfer", "wait-all", "per-transfer-unwaited"],
+                    choices=["per-transfer", "per-transfer-waited", "per-transfer-unwaited",
+                             "wait-all"],
                     help="how the baseline moves messages through SimGrid")
     ap.add_argument("--workload-only", action="store_true",
                     help="baseline moves SYN, SYN-ACK, message and answer only (no authentication)")

@@ -13,7 +13,8 @@ expect_json "$WORK/tsunagi/result.json" relay.pairs_connected 380
 expect_json "$WORK/tsunagi/result.json" workload.verified true
 
 # The default idiom is per-transfer (tsunagi's way of settling transfers).
-for idiom in "" "--idiom per-transfer" "--idiom wait-all" "--idiom per-transfer-unwaited" "--detach"; do
+for idiom in "" "--idiom per-transfer" "--idiom per-transfer-waited" "--idiom per-transfer-unwaited" \
+  "--idiom wait-all" "--detach"; do
   # shellcheck disable=SC2086  # the idiom is zero or two words
   exact=$("$RAW" $idiom "$scenario" "$size")
   echo "${idiom:-default}: $exact"

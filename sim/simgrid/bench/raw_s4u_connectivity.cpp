@@ -1,7 +1,8 @@
 // Baseline for issue 19: the messages of the connectivity benchmark moved by a hand-written
 // SimGrid (S4U) program, on the platform tsunagi builds from the same scenario file.
 //
-//   raw_s4u_connectivity [--idiom per-transfer|wait-all|per-transfer-unwaited] [--detach]
+//   raw_s4u_connectivity [--idiom per-transfer|per-transfer-waited|per-transfer-unwaited|
+//                                wait-all] [--detach]
 //                        [--workload-only] SCENARIO [KEY=VALUE ...]
 //   (overrides as in `tsunagi run --set`)
 //
@@ -138,11 +139,13 @@ void rank_body(Run& run, int self) {
 }
 
 int usage(const char* program) {
-  std::fprintf(stderr,
-               "usage: %s [--idiom per-transfer|wait-all|per-transfer-unwaited] [--detach] "
-               "[--workload-only] SCENARIO [KEY=VALUE ...]\n"
-               "  --detach: wait-all with detached sends (no other idiom)\n",
-               program);
+  std::fprintf(
+      stderr,
+      "usage: %s [--idiom per-transfer|per-transfer-waited|per-transfer-unwaited|wait-all] "
+      "[--detach] "
+      "[--workload-only] SCENARIO [KEY=VALUE ...]\n"
+      "  --detach: wait-all with detached sends (no other idiom)\n",
+      program);
   return 2;
 }
 

@@ -14,6 +14,8 @@ bool parse_idiom(const std::string& name, Idiom& idiom) {
     idiom = Idiom::WaitAll;
   else if (name == "per-transfer")
     idiom = Idiom::PerTransfer;
+  else if (name == "per-transfer-waited")
+    idiom = Idiom::PerTransferWaited;
   else if (name == "per-transfer-unwaited")
     idiom = Idiom::PerTransferUnwaited;
   else
@@ -23,7 +25,12 @@ bool parse_idiom(const std::string& name, Idiom& idiom) {
 
 Transport::Transport(Idiom idiom, int ranks)
     : idiom_(idiom), ranks_(static_cast<std::size_t>(ranks)) {
-  if (per_transfer()) completions_ = std::make_unique<Completions>(ranks);
+  if (!per_transfer()) return;
+  completions_ = std::make_unique<Completions>(ranks);
+  if (idiom_ != Idiom::PerTransfer) return;
+  for (int rank = 0; rank < ranks; ++rank)
+    ranks_[static_cast<std::size_t>(rank)].handles =
+        std::make_unique<SendHandles>("r" + std::to_string(rank));
 }
 
 void Transport::set_receiver(int rank, sg4::ActorPtr actor) {
@@ -45,7 +52,18 @@ void Transport::send(int from, int to, Message* payload, std::uint64_t bytes) {
     return;
   }
   sg4::Mailbox* mailbox = completions_->take_mailbox(to);
-  sg4::CommPtr comm = mailbox->put_async(payload, bytes);
+  std::uint32_t batch = 0;
+  sg4::CommPtr comm;
+  if (sender.handles) {
+    comm = sender.handles->take(batch);
+    comm->set_mailbox(mailbox)
+        ->set_payload_size(bytes)
+        ->set_src_data(payload)
+        ->set_src_data_size(sizeof(void*))
+        ->start();
+  } else {
+    comm = mailbox->put_async(payload, bytes);
+  }
   std::uint32_t slot;
   if (sender.free_slots.empty()) {
     slot = static_cast<std::uint32_t>(sender.puts.size());
@@ -55,6 +73,10 @@ void Transport::send(int from, int to, Message* payload, std::uint64_t bytes) {
     sender.free_slots.pop_back();
   }
   ++sender.in_flight;
+  if (sender.handles) {
+    if (sender.batch_of.size() <= slot) sender.batch_of.resize(slot + 1);
+    sender.batch_of[slot] = batch;
+  }
   completions_->expect_transfer(comm->get_impl(), mailbox, from, slot, to, payload);
   sender.puts[slot] = std::move(comm);
 }
@@ -92,8 +114,10 @@ Completion Transport::next_event(int self) {
 void Transport::put_done(int self, std::uint32_t slot) {
   Rank& rank = ranks_[static_cast<std::size_t>(self)];
   // Over already: the wait only takes the put out of the rank's list of activities. Unwaited,
-  // the put stays there (and alive) until the rank ends.
-  if (idiom_ == Idiom::PerTransfer) rank.puts[slot]->wait();
+  // the put stays there (and alive) until the rank ends; started from a handle, in its
+  // helper's list until the helper exits.
+  if (idiom_ == Idiom::PerTransferWaited) rank.puts[slot]->wait();
+  if (rank.handles) rank.handles->put_over(rank.batch_of[slot]);
   rank.puts[slot] = nullptr;
   rank.free_slots.push_back(slot);
   --rank.in_flight;

@@ -12,14 +12,17 @@
 //                 put goes into an empty mailbox of the receiver's pool, SimGrid's completion
 //                 signal takes the ended transfer out of it with a kernel-side get that enters
 //                 no actor's list, and queues the arrival for the receiver and the put's end for
-//                 the sender; a rank sleeps on one semaphore and waits for each put as soon as
-//                 its end is queued (one walk, of its puts still in flight). It uses the
-//                 adapter's own Completions class, so both settle transfers the same way and
-//                 the ratio measures what tsunagi does besides.
-//   per-transfer-unwaited  the same, but a put is never waited for: its SimGrid record stays in
-//                 the sender's list (never walked) until the rank ends. No list walk at all, the
-//                 cheapest way SimGrid 3.32 offers, at ~350 B per message of the run kept alive
-//                 (why tsunagi waits).
+//                 the sender; a rank sleeps on one semaphore. Puts start from handles made by
+//                 helper actors (send_handles.hpp), so nobody waits for them and no list is
+//                 walked, with memory bounded. It uses the adapter's own Completions and
+//                 SendHandles classes, so both settle transfers the same way and the ratio
+//                 measures what tsunagi does besides.
+//   per-transfer-waited  the same, but the rank starts its puts itself and waits for each as
+//                 soon as its end is queued (tsunagi's adapter until send handles): SimGrid
+//                 walks the rank's list of puts in flight at each wait.
+//   per-transfer-unwaited  the rank starts its puts itself and never waits for them: their
+//                 SimGrid records stay in its list (never walked) until the rank ends, ~350 B
+//                 per message of the run kept alive.
 // Messages arrive in mailbox order with wait-all (a get takes the oldest message sent to the
 // rank), in the order their transfers end with the per-transfer idioms.
 #pragma once
@@ -33,12 +36,20 @@
 
 #include "completions.hpp"
 #include "message.hpp"
+#include "send_handles.hpp"
 
 namespace tsunagi::sim::simgrid::bench {
 
-enum class Idiom : std::uint8_t { WaitAll, WaitAllDetached, PerTransfer, PerTransferUnwaited };
+enum class Idiom : std::uint8_t {
+  WaitAll,
+  WaitAllDetached,
+  PerTransfer,
+  PerTransferWaited,
+  PerTransferUnwaited,
+};
 
-// "wait-all", "per-transfer", "per-transfer-unwaited"; false for anything else.
+// "wait-all", "per-transfer", "per-transfer-waited", "per-transfer-unwaited"; false for anything
+// else.
 bool parse_idiom(const std::string& name, Idiom& idiom);
 
 class Transport {
@@ -63,10 +74,10 @@ class Transport {
     std::vector<sg4::CommPtr> puts;         // wait-all: all; per-transfer: by slot, in flight
     std::vector<std::uint32_t> free_slots;  // per-transfer
     std::uint32_t in_flight = 0;            // per-transfer
+    std::unique_ptr<SendHandles> handles;   // per-transfer
+    std::vector<std::uint32_t> batch_of;    // per-transfer: handles' batch, by slot
   };
-  bool per_transfer() const {
-    return idiom_ == Idiom::PerTransfer || idiom_ == Idiom::PerTransferUnwaited;
-  }
+  bool per_transfer() const { return idiom_ != Idiom::WaitAll && idiom_ != Idiom::WaitAllDetached; }
   // per-transfer: the first queued event of rank `self`, sleeping until there is one.
   Completion next_event(int self);
   void put_done(int self, std::uint32_t slot);
