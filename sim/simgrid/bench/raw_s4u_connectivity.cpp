@@ -3,7 +3,7 @@
 //
 //   raw_s4u_connectivity [--idiom per-transfer|per-transfer-waited|per-transfer-unwaited|
 //                                wait-all] [--detach]
-//                        [--workload-only] SCENARIO [KEY=VALUE ...]
+//                        [--workload-only] [--no-barrier] SCENARIO [KEY=VALUE ...]
 //   (overrides as in `tsunagi run --set`)
 //
 // Every rank is one actor. What moves, for N ranks, per ordered pair (a, b) (plan "all" with
@@ -13,18 +13,20 @@
 //                (48 B); a answers its proof (80 B) with its hello (37 B) in the same message;
 //                b answers the acceptance (64 B): the connection is up (tsunagi's authenticated
 //                handshake, docs/security.md; 5 messages);
-//   workload     once all of a's connections are up it sends workload.connectivity.message_bytes
+//   workload     once all of a's connections are up, and those of every other rank (a barrier,
+//                as tsunagi's rendezvous holds one: the last rank to be ready sends each other
+//                rank a 64 B "go", N-1 messages), a sends workload.connectivity.message_bytes
 //                (+ 36 B of frame header) to b, and b answers with as many bytes (2 messages).
-// 7 N(N-1) messages. tsunagi moves a few more: the rendezvous's O(N) messages (registration,
+// 7 N(N-1) + N-1 messages. tsunagi moves a few more: the rendezvous's O(N) messages (registration,
 // directory, the barrier before the workload, shutdown) and, when its hello leaves after the
 // proof rather than with it, a separate 37 B message (at 100 processes tsunagi puts 72,701
-// messages into SimGrid, this program 69,300). A rank here starts its workload when its own
-// connections are up, not at a barrier. --workload-only moves the first baseline's 4 N(N-1)
-// messages instead (SYN, SYN-ACK, the message, the answer; no authentication).
-// How messages go through SimGrid is the idiom (raw_s4u_transport.hpp): per-transfer (the
-// default) settles transfers as tsunagi's adapter does, wait-all is the naive S4U idiom whose
-// own cost grows with everything a rank has sent (--detach: its sends detached instead of
-// waited for). docs/benchmarks.md has them measured.
+// messages into SimGrid, this program 69,399). --no-barrier starts a rank's workload as soon as
+// its own connections are up (7 N(N-1) messages). --workload-only moves the first baseline's 4
+// N(N-1) messages instead (SYN, SYN-ACK, the message, the answer; no authentication). How messages
+// go through SimGrid is the idiom (raw_s4u_transport.hpp): per-transfer (the default) settles
+// transfers as tsunagi's adapter does, wait-all is the naive S4U idiom whose own cost grows with
+// everything a rank has sent (--detach: its sends detached instead of waited for).
+// docs/benchmarks.md has them measured.
 //
 // Prints one line: ranks, messages, simulated end (s).
 #include <cstdint>
@@ -57,6 +59,7 @@ enum Kind : int {
   kAccept,
   kData,
   kAnswer,
+  kGo,  // the barrier before the workload is over
   kKinds,
 };
 // tsunagi's sizes: a SYN or SYN-ACK segment, the handshake frames, a frame's header.
@@ -70,6 +73,8 @@ struct Run {
   int ranks = 0;
   std::uint64_t message_bytes = 1024;
   bool authenticate = true;
+  bool barrier = true;
+  int ranks_connected = 0;  // ranks with all their connections up
   // A message is a pointer to a fixed note naming its sender (`from`) and kind (`token`):
   // nothing is allocated per message, as a lean S4U program would do. ranks x kKinds, never
   // moved once the actors start.
@@ -101,10 +106,13 @@ void rank_body(Run& run, int self) {
       if (received[static_cast<std::size_t>(kind)] < others) return false;
     return true;
   };
-  // The connection that completes a rank's set: its workload starts.
+  // The connection that completes a rank's set: its workload starts, once every rank is there
+  // (tsunagi's rendezvous holds such a barrier; the last rank tells the others, 64 B each).
   const auto connection_up = [&](Kind kind) {
-    if (received[static_cast<std::size_t>(kind)] == others)
-      send_to_all(run, self, kData, data_bytes);
+    if (received[static_cast<std::size_t>(kind)] != others) return;
+    if (run.barrier && ++run.ranks_connected < run.ranks) return;
+    if (run.barrier) send_to_all(run, self, kGo, kControlBytes);
+    send_to_all(run, self, kData, data_bytes);
   };
   while (!done()) {
     const Message* note = run.transport->receive(self);
@@ -130,6 +138,9 @@ void rank_body(Run& run, int self) {
       case kData:
         run.send(self, note->from, kAnswer, data_bytes);
         break;
+      case kGo:
+        send_to_all(run, self, kData, data_bytes);
+        break;
       case kAnswer:
       case kKinds:
         break;
@@ -143,7 +154,7 @@ int usage(const char* program) {
       stderr,
       "usage: %s [--idiom per-transfer|per-transfer-waited|per-transfer-unwaited|wait-all] "
       "[--detach] "
-      "[--workload-only] SCENARIO [KEY=VALUE ...]\n"
+      "[--workload-only] [--no-barrier] SCENARIO [KEY=VALUE ...]\n"
       "  --detach: wait-all with detached sends (no other idiom)\n",
       program);
   return 2;
@@ -156,6 +167,7 @@ int main(int argc, char** argv) {
   bool idiom_given = false;
   bool detach = false;
   bool workload_only = false;
+  bool barrier = true;
   int first = 1;
   for (; first < argc && argv[first][0] == '-'; ++first) {
     const std::string flag = argv[first];
@@ -163,6 +175,8 @@ int main(int argc, char** argv) {
       detach = true;
     else if (flag == "--workload-only")
       workload_only = true;
+    else if (flag == "--no-barrier")
+      barrier = false;
     else if (flag == "--idiom" && first + 1 < argc &&
              tsunagi::sim::simgrid::bench::parse_idiom(argv[++first], idiom))
       idiom_given = true;
@@ -185,6 +199,7 @@ int main(int argc, char** argv) {
 
     Run run;
     run.authenticate = !workload_only;
+    run.barrier = barrier;
     run.ranks = tsunagi::scenario::process_count(scenario);
     run.message_bytes = scenario.protocol.workload.connectivity.message_bytes;
     for (int r = 0; r < run.ranks; ++r)
