@@ -52,10 +52,10 @@ void Transport::send(int from, int to, Message* payload, std::uint64_t bytes) {
     return;
   }
   sg4::Mailbox* mailbox = completions_->take_mailbox(to);
-  std::uint32_t batch = 0;
+  std::uint32_t batch = SendHandles::kNoBatch;
   sg4::CommPtr comm;
-  if (sender.handles) {
-    comm = sender.handles->take(batch);
+  if (sender.handles) comm = sender.handles->take(batch);
+  if (comm) {
     comm->set_mailbox(mailbox)
         ->set_payload_size(bytes)
         ->set_src_data(payload)
@@ -116,8 +116,11 @@ void Transport::put_done(int self, std::uint32_t slot) {
   // Over already: the wait only takes the put out of the rank's list of activities. Unwaited,
   // the put stays there (and alive) until the rank ends; started from a handle, in its
   // helper's list until the helper exits.
-  if (idiom_ == Idiom::PerTransferWaited) rank.puts[slot]->wait();
-  if (rank.handles) rank.handles->put_over(rank.batch_of[slot]);
+  const bool from_handle = rank.handles && rank.batch_of[slot] != SendHandles::kNoBatch;
+  if (from_handle)
+    rank.handles->put_over(rank.batch_of[slot]);
+  else if (idiom_ != Idiom::PerTransferUnwaited)
+    rank.puts[slot]->wait();
   rank.puts[slot] = nullptr;
   rank.free_slots.push_back(slot);
   --rank.in_flight;

@@ -18,12 +18,15 @@ void ProcessActor::put(int target, Message* message, std::uint64_t size, const W
                        double rate) {
   message->from = index_;
   ::simgrid::s4u::Mailbox* mailbox = world_.completions().take_mailbox(target);
-  std::uint32_t batch = 0;
+  std::uint32_t batch = SendHandles::kNoBatch;
   ::simgrid::s4u::CommPtr comm = handles_.take(batch);
-  comm->set_mailbox(mailbox)
-      ->set_payload_size(world_.modelled_size(size))
-      ->set_src_data(message)
-      ->set_src_data_size(sizeof(void*));
+  if (comm)
+    comm->set_mailbox(mailbox)
+        ->set_payload_size(world_.modelled_size(size))
+        ->set_src_data(message)
+        ->set_src_data_size(sizeof(void*));
+  else  // the run has as many helpers as it may: this put is ours, and waited for
+    comm = mailbox->put_init(message, world_.modelled_size(size));
   // A per-communication rate (a TCP window over the RTT, issue 15) must be set before the
   // communication starts.
   if (rate > 0) comm->set_rate(rate);
@@ -43,8 +46,12 @@ void ProcessActor::put(int target, Message* message, std::uint64_t size, const W
 void ProcessActor::on_put_done(const Completion& done) {
   PutSlot& slot = puts_[done.put_slot];
   const Watch what = slot.watch;
-  // Over already, and nobody waits for it: its helper's exit takes it out of SimGrid's books.
-  handles_.put_over(slot.batch);
+  // Over already. Started from a handle, nobody waits for it: its helper's exit takes it out of
+  // SimGrid's books; else the wait does (a walk of this actor's puts in flight).
+  if (slot.batch == SendHandles::kNoBatch)
+    slot.comm->wait();
+  else
+    handles_.put_over(slot.batch);
   slot.comm = nullptr;
   free_puts_.push_back(done.put_slot);
   if (what.message == MessageKind::Syn) on_syn_put_done(what);

@@ -13,18 +13,24 @@ namespace {
 constexpr std::uint32_t kHandlesPerBatch = 64;
 // The helper only makes handles and waits: a small stack is plenty.
 constexpr unsigned kHelperStackBytes = 64 * 1024;
+// Helpers alive at once in the run: with their stacks' maps and the processes' own, well within
+// Linux's default 65,530 maps per process up to 10,000 processes (send_handles.hpp).
+constexpr int kMaxHelpers = 8192;
+// Helpers alive now (one engine per OS process, so one count).
+int helpers_alive = 0;
 
 }  // namespace
 
 sg4::CommPtr SendHandles::take(std::uint32_t& batch) {
-  if (batches_.empty()) start_batch();
+  batch = kNoBatch;
+  if (batches_.empty() && !start_batch()) return nullptr;
   auto it = batches_.find(current_);
   if (!it->second.made || it->second.handles.empty()) {
-    next_batch();
+    if (!next_batch()) return nullptr;
     it = batches_.find(current_);
   }
   Batch& now = it->second;
-  // Half used: the next helper makes its handles while this batch lasts.
+  // Half used: the next helper makes its handles while this batch lasts (if one may start).
   if (now.handles.size() == kHandlesPerBatch / 2 && made_ == current_ + 1) start_batch();
   sg4::CommPtr handle = std::move(now.handles.back());
   now.handles.pop_back();
@@ -39,7 +45,9 @@ void SendHandles::put_over(std::uint32_t batch) {
   release_if_done(it);
 }
 
-void SendHandles::start_batch() {
+bool SendHandles::start_batch() {
+  if (helpers_alive >= kMaxHelpers) return false;
+  ++helpers_alive;
   const std::uint32_t number = made_++;
   Batch& batch = batches_[number];
   batch.ready = sg4::Semaphore::create(0);
@@ -56,12 +64,14 @@ void SendHandles::start_batch() {
         batch.made = true;
         ready->release();
         leave->acquire();
+        --helpers_alive;
       })
       ->daemonize();  // a helper never keeps the run alive
+  return true;
 }
 
-void SendHandles::next_batch() {
-  if (made_ == current_ + 1 && batches_.at(current_).made) start_batch();
+bool SendHandles::next_batch() {
+  if (made_ == current_ + 1 && batches_.at(current_).made && !start_batch()) return false;
   const auto old = batches_.find(current_);
   Batch& next = batches_.at(current_ + 1 == made_ ? current_ : current_ + 1);
   if (&next != &old->second) {
@@ -70,6 +80,7 @@ void SendHandles::next_batch() {
     release_if_done(old);
   }
   if (!next.made) next.ready->acquire();
+  return true;
 }
 
 void SendHandles::release_if_done(std::map<std::uint32_t, Batch>::iterator it) {

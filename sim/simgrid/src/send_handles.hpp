@@ -11,6 +11,10 @@
 // helper's whole list in one pass. Memory stays bounded by a few batches per process.
 // The next batch is made while the current one still has handles, so the process waits for a
 // helper only when one delivery sends more than half a batch.
+// Every actor costs the kernel memory maps (its stack and guard page; Linux allows 65,530 per
+// process by default, and an all-to-all start at 1,000 processes wanted 16 helpers each): the
+// helpers of a run are capped (kMaxHelpers), and past the cap take() returns no handle and the
+// process starts the put itself and waits for it, as before send handles.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +32,15 @@ namespace sg4 = ::simgrid::s4u;
 
 class SendHandles {
  public:
+  // What take() gives as `batch` when it gives no handle.
+  static constexpr std::uint32_t kNoBatch = UINT32_MAX;
+
   // `name` names the helpers in SimGrid (`<name> sender <k>`).
   explicit SendHandles(std::string name) : name_(std::move(name)) {}
 
   // From the process's actor: a fresh put handle (set its mailbox, payload and size, then
-  // start it) and, in `batch`, what to give put_over when its put has ended.
+  // start it) and, in `batch`, what to give put_over when its put has ended; null when the
+  // run has as many helpers as it may (then start and wait for the put as usual).
   sg4::CommPtr take(std::uint32_t& batch);
   // From the process's actor: the put started from a handle of `batch` has ended.
   void put_over(std::uint32_t batch);
@@ -46,9 +54,11 @@ class SendHandles {
     sg4::SemaphorePtr ready;            // the helper has made the handles
     sg4::SemaphorePtr leave;            // every put of the batch has ended: the helper exits
   };
-  void start_batch();
-  // Retires the current batch and makes the next one current, waiting for its helper if needed.
-  void next_batch();
+  // Starts the next batch's helper; false when the run has as many helpers as it may.
+  bool start_batch();
+  // Retires the current batch and makes the next one current, waiting for its helper if needed;
+  // false (nothing changed) when there is no next batch and no helper may be started.
+  bool next_batch();
   void release_if_done(std::map<std::uint32_t, Batch>::iterator it);
 
   std::string name_;
