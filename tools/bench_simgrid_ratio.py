@@ -3,18 +3,24 @@
 messages. For each size N it runs, one after the other,
 
   tsunagi run scenarios/bench/connectivity-all.toml --set network.tree.levels.0.fanout=N/20
-  raw_s4u_connectivity scenarios/bench/connectivity-all.toml network.tree.levels.0.fanout=N/20
+  raw_s4u_connectivity --idiom I scenarios/bench/connectivity-all.toml network.tree.levels.0.fanout=N/20
 
 (every rank connects to every other, authenticates the connection and exchanges 1 KiB each way;
 sim/simgrid/bench/raw_s4u_connectivity.cpp says which messages the baseline moves; with
 --workload-only it moves the first baseline's subset: SYN, SYN-ACK, the message and its answer,
-no authentication) and prints wall time, peak RSS,
-the ratio of the wall times, the CPU times (user + system) and their ratio, and the machine's
-1-minute load average before each of the two runs (the machine is shared: under load the wall
-time grows, the CPU time much less). Writes docs/benchmarks-ratio-latest.csv.
+no authentication) and prints wall time, peak RSS, the ratio of the wall times, the CPU times
+(user + system) and their ratio, and the machine's 1-minute load average before each of the two
+runs (the machine is shared: under load the wall time grows, the CPU time much less). Writes
+docs/benchmarks-ratio-latest.csv.
+
+The baseline's idiom (sim/simgrid/bench/raw_s4u_transport.hpp): per-transfer (the default, the
+fair one: transfers settled as tsunagi's adapter settles them), per-transfer-waited (the adapter's
+way before send handles: each put waited for), per-transfer-unwaited (no SimGrid list walk, every
+transfer of the run kept alive) or wait-all (the naive S4U idiom, whose own cost grows with
+everything a rank has sent).
 
 Usage: tools/bench_simgrid_ratio.py [--sizes 100,200,400,1000] [--repeat 1] [--timeout S]
-                                   [--workload-only]
+                                   [--idiom per-transfer] [--workload-only]
        (binaries from build/, or TSUNAGI=... RAW_S4U=...)"""
 import argparse
 import json
@@ -44,8 +50,7 @@ def timed(cmd, timeout):
 def run_size(tsunagi, raw, n, timeout, baseline_flags):
     size = f"network.tree.levels.0.fanout={n // HOSTS_PER_LEAF}"
     out = os.path.join(ROOT, "out", "bench", f"connectivity-{n}")
-    row = {"processes": n, "baseline": "workload-only" if baseline_flags else "exact",
-           "load_before": load_average()}
+    row = {"processes": n, "baseline": " ".join(baseline_flags), "load_before": load_average()}
     row["tsunagi_wall_s"], row["tsunagi_rss_mb"], row["tsunagi_cpu_s"] = timed(
         [tsunagi, "run", SCENARIO, "--set", size, "--out", out, "--quiet"], timeout)
     with open(os.path.join(out, "result.json")) as f:
@@ -95,12 +100,18 @@ def main():
     ap.add_argument("--sizes", default="100,200,400,1000")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each size (all printed)")
     ap.add_argument("--timeout", type=float, default=0, help="give up on a run after S seconds")
+    ap.add_argument("--idiom", default="per-transfer",
+                    choices=["per-transfer", "per-transfer-waited", "per-transfer-unwaited",
+                             "wait-all"],
+                    help="how the baseline moves messages through SimGrid")
     ap.add_argument("--workload-only", action="store_true",
                     help="baseline moves SYN, SYN-ACK, message and answer only (no authentication)")
     args = ap.parse_args()
     tsunagi = os.environ.get("TSUNAGI", os.path.join(ROOT, "build", "app", "tsunagi"))
     raw = os.environ.get("RAW_S4U",
                          os.path.join(ROOT, "build", "sim", "simgrid", "raw_s4u_connectivity"))
+    baseline_flags = ["--idiom", args.idiom] + (["--workload-only"] if args.workload_only else [])
+    print(f"baseline: raw_s4u_connectivity {' '.join(baseline_flags)}", flush=True)
     rows = []
     print("| processes | tsunagi wall | raw S4U wall | ratio | tsunagi CPU | raw S4U CPU | CPU ratio |"
           " tsunagi peak RSS | raw peak RSS | load (1 min) |")
@@ -110,8 +121,7 @@ def main():
             sys.exit(f"--sizes: {n} is not a multiple of {HOSTS_PER_LEAF} (hosts per leaf)")
         for _ in range(args.repeat):
             try:
-                row = run_size(tsunagi, raw, n, args.timeout,
-                               ["--workload-only"] if args.workload_only else [])
+                row = run_size(tsunagi, raw, n, args.timeout, baseline_flags)
             except TimeoutError:
                 print(f"| {n:,} | > {args.timeout:.0f} s (tsunagi stopped) | | | | | | | | "
                       f"{load_average():.2f} |", flush=True)

@@ -5,8 +5,8 @@
 // segment a kernel accepts before the application reads it, and it is delivered the moment it
 // arrives: SimGrid's end of the transfer puts it on the receiver's completion queue with the
 // message itself, and the sender's queue gets the end of its put. The kernel-side signal takes
-// the transfer out of its mailbox; the sender then waits for its put (SimGrid keeps the put in
-// the sender's activities until then).
+// the transfer out of its mailbox. Puts start from handles made by helper actors, so nobody
+// waits for them (send_handles.hpp).
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
@@ -18,16 +18,19 @@ void ProcessActor::put(int target, Message* message, std::uint64_t size, const W
                        double rate) {
   message->from = index_;
   ::simgrid::s4u::Mailbox* mailbox = world_.completions().take_mailbox(target);
-  ::simgrid::s4u::CommPtr comm;
-  if (rate > 0) {
-    // A per-communication rate (a TCP window over the RTT, issue 15) must be set before the
-    // communication starts.
+  std::uint32_t batch = SendHandles::kNoBatch;
+  ::simgrid::s4u::CommPtr comm = handles_.take(batch);
+  if (comm)
+    comm->set_mailbox(mailbox)
+        ->set_payload_size(world_.modelled_size(size))
+        ->set_src_data(message)
+        ->set_src_data_size(sizeof(void*));
+  else  // the run has as many helpers as it may: this put is ours, and waited for
     comm = mailbox->put_init(message, world_.modelled_size(size));
-    comm->set_rate(rate);
-    comm->start();
-  } else {
-    comm = mailbox->put_async(message, world_.modelled_size(size));
-  }
+  // A per-communication rate (a TCP window over the RTT, issue 15) must be set before the
+  // communication starts.
+  if (rate > 0) comm->set_rate(rate);
+  comm->start();
   std::uint32_t slot;
   if (free_puts_.empty()) {
     slot = static_cast<std::uint32_t>(puts_.size());
@@ -37,13 +40,18 @@ void ProcessActor::put(int target, Message* message, std::uint64_t size, const W
     free_puts_.pop_back();
   }
   world_.completions().expect_transfer(comm->get_impl(), mailbox, index_, slot, target, message);
-  puts_[slot] = PutSlot{std::move(comm), what};
+  puts_[slot] = PutSlot{std::move(comm), what, batch};
 }
 
 void ProcessActor::on_put_done(const Completion& done) {
   PutSlot& slot = puts_[done.put_slot];
   const Watch what = slot.watch;
-  slot.comm->wait();  // over already: only SimGrid's books
+  // Over already. Started from a handle, nobody waits for it: its helper's exit takes it out of
+  // SimGrid's books; else the wait does (a walk of this actor's puts in flight).
+  if (slot.batch == SendHandles::kNoBatch)
+    slot.comm->wait();
+  else
+    handles_.put_over(slot.batch);
   slot.comm = nullptr;
   free_puts_.push_back(done.put_slot);
   if (what.message == MessageKind::Syn) on_syn_put_done(what);

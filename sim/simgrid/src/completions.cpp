@@ -80,8 +80,9 @@ void Completions::expect_transfer(const void* comm, sg4::Mailbox* mailbox, int s
   // A transfer ends in the kernel's time advance, never while the actor that started it runs,
   // unless SimGrid fails it at its start (a failed link: our platforms have none). Such a
   // transfer is reported, and its mailbox, which still holds it, is not reused.
-  if (ended_unclaimed_.erase(comm) != 0) return deliver(flight, comm, nullptr);
-  flights_.emplace(comm, flight);
+  if (!ended_unclaimed_.empty() && ended_unclaimed_.erase(comm) != 0)
+    return deliver(flight, comm, nullptr);
+  flights_.insert(comm, flight);
 }
 
 void Completions::expect_exec(const sg4::Activity* exec, int owner, std::uint64_t task) {
@@ -96,13 +97,11 @@ void Completions::ring(int index) {
 }
 
 void Completions::on_transfer_done(const void* comm, bool finished) {
-  const auto it = flights_.find(comm);
-  if (it == flights_.end()) {
+  Flight flight;
+  if (!flights_.take(comm, flight)) {
     ended_unclaimed_.insert(comm);
     return;
   }
-  const Flight flight = it->second;
-  flights_.erase(it);
   // A failed transfer stays in its mailbox: SimGrid only settles ended flows this way.
   deliver(flight, comm, finished ? settle(flight) : nullptr);
 }

@@ -32,6 +32,7 @@
 #include <simgrid/s4u/Comm.hpp>
 
 #include "message.hpp"
+#include "pointer_table.hpp"
 
 namespace tsunagi::sim::simgrid {
 
@@ -117,7 +118,7 @@ class Completions {
   sg4::CommPtr settle(const Flight& flight);
 
   // Looked up, never iterated: the run stays deterministic.
-  std::unordered_map<const void*, Flight> flights_;
+  PointerTable<Flight> flights_;
   std::unordered_set<const void*> ended_unclaimed_;  // ended before expect_transfer saw them
   std::unordered_map<const sg4::Activity*, ExecOwner> execs_;
   std::vector<Wakeup> wakeups_;

@@ -22,7 +22,8 @@ ProcessActor::ProcessActor(World& world, int index, std::unique_ptr<Process> cor
       world_(world),
       index_(index),
       self_(world.slot(index)),
-      wakeup_(world.completions().of(index)) {}
+      wakeup_(world.completions().of(index)),
+      handles_("process " + std::to_string(index)) {}
 
 void ProcessActor::run() {
   try {

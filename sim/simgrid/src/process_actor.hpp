@@ -23,6 +23,7 @@
 
 #include "completions.hpp"
 #include "message.hpp"
+#include "send_handles.hpp"
 #include "tsunagi/runner/process_driver.hpp"
 #include "world.hpp"
 
@@ -153,12 +154,15 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
 
   Wakeup& wakeup_;  // this process's completion queue and doorbell (completions.hpp)
 
-  // Puts in flight, by slot: SimGrid keeps each in the sender's list of activities until the
-  // sender has waited for it, so the comm is kept here until then.
+  // Puts in flight, by slot, until their end is queued. They are started from handles of
+  // `handles_`, so SimGrid files them under a helper actor and nobody waits for them
+  // (send_handles.hpp).
   struct PutSlot {
     ::simgrid::s4u::CommPtr comm;
     Watch watch;
+    std::uint32_t batch = 0;  // handles_'s batch
   };
+  SendHandles handles_;
   std::vector<PutSlot> puts_;
   std::vector<std::uint32_t> free_puts_;
   // Computations started by the kernel, by a per-process number, until they end
