@@ -70,13 +70,7 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   // handshake agreed on (setting them after it would pair a scaled window with a scale never
   // exchanged).
   void size_site_buffers(const SocketPtr& socket, int peer) const;
-  // A SYN reached `listener`, which forks the connection when this returns. ns-3 has read the
-  // SYN's options on the listener itself and switched off each one the SYN lacks; false when
-  // an earlier SYN of the same instant left them off before this one was read (refused: the
-  // peer's retransmitted SYN finds them back). Otherwise schedules their return.
-  bool listener_options_read(const SocketPtr& listener);
-  void restore_listener_options(const SocketPtr& listener);
-  std::vector<::ns3::Socket*> listeners_to_restore_;
+  // A listener keeps this site's options through every SYN it reads (tcp_socket.hpp).
 
   // ------------------------------------------------ connections (host_streams.cpp)
  public:

@@ -1,4 +1,4 @@
-// tcp_socket.hpp: ns-3's TCP with duplicate SYN-ACKs answered.
+// tcp_socket.hpp: ns-3's TCP with duplicate SYN-ACKs answered and listeners' options kept.
 #include "tcp_socket.hpp"
 
 #include <ns3/object-factory.h>
@@ -8,6 +8,7 @@
 #include <ns3/tcp-header.h>
 #include <ns3/tcp-l4-protocol.h>
 #include <ns3/tcp-recovery-ops.h>
+#include <ns3/tcp-tx-buffer.h>
 #include <ns3/type-id.h>
 
 namespace tsunagi::sim::ns3 {
@@ -34,8 +35,18 @@ void AnsweringTcpSocket::DoForwardUp(n3::Ptr<n3::Packet> packet, const n3::Addre
   n3::TcpSocketBase::DoForwardUp(packet, from, to);
 }
 
+int AnsweringTcpSocket::Listen() {
+  listening_options_ = {m_winScalingEnabled, m_sackEnabled, m_timestampEnabled};
+  return n3::TcpSocketBase::Listen();
+}
+
 n3::Ptr<n3::TcpSocketBase> AnsweringTcpSocket::Fork() {
-  return n3::CopyObject<AnsweringTcpSocket>(this);
+  n3::Ptr<AnsweringTcpSocket> connection = n3::CopyObject<AnsweringTcpSocket>(this);
+  m_winScalingEnabled = listening_options_.window_scaling;
+  m_sackEnabled = listening_options_.sack;
+  m_txBuffer->SetSackEnabled(listening_options_.sack);
+  m_timestampEnabled = listening_options_.timestamps;
+  return connection;
 }
 
 n3::Ptr<n3::Socket> create_tcp_socket(const n3::Ptr<n3::Node>& node) {
