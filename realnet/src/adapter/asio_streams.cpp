@@ -182,7 +182,8 @@ void AsioProcess::start_reading(ConnId id, const ConnPtr& conn, bool read_now) {
   if (conn->gone) return;
   if (read_now) {
     boost::system::error_code error;
-    conn->socket.non_blocking(true, error);
+    // Set once: each call is an ioctl, one syscall more per message than plain Asio makes.
+    if (!conn->socket.non_blocking()) conn->socket.non_blocking(true, error);
     Bytes chunk = std::move(stream_chunk_);
     chunk.resize(stream_read_size_);
     const std::size_t n = conn->socket.read_some(asio::buffer(chunk), error);
