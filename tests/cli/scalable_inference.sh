@@ -23,3 +23,18 @@ expect_json "$WORK/d/result.json" inference.tree_correct true
 expect_json "$WORK/d/result.json" inference.rtt_probes 552
 "$TSUNAGI" compare "$WORK/s" "$WORK/d" > "$WORK/compare.txt" ||
   fail "directory on demand changed decisions: $(head -20 "$WORK/compare.txt")"
+
+# Latency-only messages (simgrid.latency_only_below, set by switched-10k) never enter SimGrid
+# under CM02: a kernel timer delivers each at its route's latency. SimGrid's own transfer of size
+# 0 (LV08 with CM02's factors, which the adapter leaves to SimGrid) must give the same run to
+# the nanosecond: same decisions, same simulated end.
+small="--set network.tree.levels.1.fanout=1"  # 400 processes
+"$TSUNAGI" run "$SRC/scenarios/bench/switched-10k.toml" $small --out "$WORK/timer" --quiet
+TSUNAGI_SIMGRID_CFG="network/latency-factor:1 network/bandwidth-factor:1 network/weight-S:0" \
+  "$TSUNAGI" run "$SRC/scenarios/bench/switched-10k.toml" $small --out "$WORK/transfer" --quiet \
+  --set simgrid.network_model=LV08
+expect_json "$WORK/timer/result.json" ok true
+expect_json "$WORK/timer/result.json" inference.groups_correct true
+"$TSUNAGI" compare "$WORK/timer" "$WORK/transfer" > "$WORK/compare-unmodelled.txt" ||
+  fail "unmodelled messages changed decisions: $(head -20 "$WORK/compare-unmodelled.txt")"
+expect_json "$WORK/transfer/result.json" simulated_end_s "$(json_get "$WORK/timer/result.json" simulated_end_s)"

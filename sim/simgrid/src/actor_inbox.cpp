@@ -8,15 +8,27 @@
 // the transfer out of its mailbox. Puts start from handles made by helper actors, so nobody
 // waits for them (send_handles.hpp).
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
 #include "process_actor.hpp"
 
 namespace tsunagi::sim::simgrid {
 
+std::uint32_t ProcessActor::take_put_slot() {
+  if (free_puts_.empty()) {
+    puts_.emplace_back();
+    return static_cast<std::uint32_t>(puts_.size() - 1);
+  }
+  const std::uint32_t slot = free_puts_.back();
+  free_puts_.pop_back();
+  return slot;
+}
+
 void ProcessActor::put(int target, Message* message, std::uint64_t size, const Watch& what,
                        double rate) {
   message->from = index_;
+  if (rate <= 0 && world_.unmodelled(size)) return put_unmodelled(target, message, what);
   ::simgrid::s4u::Mailbox* mailbox = world_.completions().take_mailbox(target);
   std::uint32_t batch = SendHandles::kNoBatch;
   ::simgrid::s4u::CommPtr comm = handles_.take(batch);
@@ -31,26 +43,38 @@ void ProcessActor::put(int target, Message* message, std::uint64_t size, const W
   // communication starts.
   if (rate > 0) comm->set_rate(rate);
   comm->start();
-  std::uint32_t slot;
-  if (free_puts_.empty()) {
-    slot = static_cast<std::uint32_t>(puts_.size());
-    puts_.emplace_back();
-  } else {
-    slot = free_puts_.back();
-    free_puts_.pop_back();
-  }
+  const std::uint32_t slot = take_put_slot();
   world_.completions().expect_transfer(comm->get_impl(), mailbox, index_, slot, target, message);
   puts_[slot] = PutSlot{std::move(comm), what, batch};
+}
+
+// A latency-only message under CM02 (World::unmodelled): a kernel timer at the date SimGrid
+// would end its transfer of size 0 delivers it, in the kernel's time advance as SimGrid's end
+// of a transfer is. At 10,000 processes nearly every message is one (handshakes, control
+// frames), and a SimGrid transfer each was most of the run's cost (docs/benchmarks.md).
+void ProcessActor::put_unmodelled(int target, Message* message, const Watch& what) {
+  const std::uint32_t slot = take_put_slot();
+  puts_[slot] = PutSlot{nullptr, what, SendHandles::kNoBatch};
+  // A few recent targets' latencies: a handshake sends several messages to one peer in a row,
+  // and reading a route allocates (a map per peer would hold N x peers entries at 100,000).
+  auto& [cached_target, latency] = latency_cache_[static_cast<std::size_t>(target) % kLatencyCache];
+  if (cached_target != target) {
+    cached_target = target;
+    latency = world_.unmodelled_latency(index_, target);
+  }
+  world_.completions().send_unmodelled(::simgrid::s4u::Engine::get_clock() + latency, index_, slot,
+                                       target, message);
 }
 
 void ProcessActor::on_put_done(const Completion& done) {
   PutSlot& slot = puts_[done.put_slot];
   const Watch what = slot.watch;
   // Over already. Started from a handle, nobody waits for it: its helper's exit takes it out of
-  // SimGrid's books; else the wait does (a walk of this actor's puts in flight).
-  if (slot.batch == SendHandles::kNoBatch)
+  // SimGrid's books; else the wait does (a walk of this actor's puts in flight). An unmodelled
+  // message has no transfer at all.
+  if (slot.comm && slot.batch == SendHandles::kNoBatch)
     slot.comm->wait();
-  else
+  else if (slot.comm)
     handles_.put_over(slot.batch);
   slot.comm = nullptr;
   free_puts_.push_back(done.put_slot);

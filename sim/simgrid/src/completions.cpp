@@ -1,9 +1,11 @@
 // SimGrid's completion signals turned into per-process queues and doorbells. See completions.hpp.
 #include "completions.hpp"
 
+#include <simgrid/kernel/Timer.hpp>
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/s4u/Activity.hpp>
 #include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
@@ -53,6 +55,7 @@ Completions::Completions(int processes)
 }
 
 Completions::~Completions() {
+  if (postman_ != nullptr) postman_->remove();  // kernel timers outlive the run otherwise
   if (current == this) current = nullptr;
 }
 
@@ -133,6 +136,31 @@ void Completions::deliver(const Flight& flight, const void* comm, sg4::CommPtr s
           Completion{CompletionKind::Arrival, comm, flight.message, std::move(settled), 0, 0});
   ring(flight.sender);
   ring(flight.receiver);
+}
+
+void Completions::send_unmodelled(double due, int sender, std::uint32_t put_slot, int receiver,
+                                  Message* message) {
+  unmodelled_.push(Unmodelled{due, unmodelled_sent_++, sender, put_slot, receiver, message});
+  if (postman_ == nullptr || due < postman_due_) arm_postman(due);
+}
+
+void Completions::arm_postman(double due) {
+  if (postman_ != nullptr) postman_->remove();
+  postman_due_ = due;
+  postman_ = ::simgrid::kernel::timer::Timer::set(due, [this] {
+    postman_ = nullptr;  // SimGrid frees a timer once it has fired
+    deliver_due_unmodelled();
+  });
+}
+
+void Completions::deliver_due_unmodelled() {
+  const double now = sg4::Engine::get_clock();
+  while (!unmodelled_.empty() && unmodelled_.top().due <= now) {
+    const Unmodelled m = unmodelled_.top();
+    unmodelled_.pop();
+    deliver(Flight{nullptr, m.sender, m.put_slot, m.receiver, m.message}, nullptr, nullptr);
+  }
+  if (!unmodelled_.empty()) arm_postman(unmodelled_.top().due);
 }
 
 // Fired for every activity that completes while someone waits on it, too (our own clean-up

@@ -23,6 +23,8 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <queue>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -83,6 +85,12 @@ class Completions {
   // gets PutDone and the receiver an Arrival, both in the order SimGrid ends transfers.
   void expect_transfer(const void* comm, sg4::Mailbox* mailbox, int sender, std::uint32_t put_slot,
                        int receiver, Message* message);
+  // A message that never enters SimGrid (World::unmodelled), due at simulated date `due`: at
+  // that date the sender gets PutDone and the receiver an Arrival, as for a transfer, in the
+  // order they were sent among equal dates. One kernel timer, at the earliest date, serves them
+  // all (a timer per message cost an allocation and a heap insert each).
+  void send_unmodelled(double due, int sender, std::uint32_t put_slot, int receiver,
+                       Message* message);
   // A computation started by the kernel for process `owner`: ExecDone when it ends.
   void expect_exec(const sg4::Activity* exec, int owner, std::uint64_t task);
   // Wakes the process if its actor sleeps (kernel context: signals and timers).
@@ -112,7 +120,23 @@ class Completions {
     std::uint32_t made = 0;
   };
 
+  struct Unmodelled {
+    double due = 0;
+    std::uint64_t seq = 0;  // sending order breaks ties
+    int sender = -1;
+    std::uint32_t put_slot = 0;
+    int receiver = -1;
+    Message* message = nullptr;
+    bool operator>(const Unmodelled& other) const {
+      return due != other.due ? due > other.due : seq > other.seq;
+    }
+  };
+
   void deliver(const Flight& flight, const void* comm, sg4::CommPtr settled);
+  // The postman: delivers every unmodelled message due by now (kernel context), then sets
+  // itself for the next one.
+  void deliver_due_unmodelled();
+  void arm_postman(double due);
   // Takes the ended transfer out of its mailbox (kernel context, before SimGrid posts the
   // transfer) and returns the mailbox to its pool.
   sg4::CommPtr settle(const Flight& flight);
@@ -124,6 +148,10 @@ class Completions {
   std::vector<Wakeup> wakeups_;
   std::vector<MailboxPool> mailboxes_;  // per process
   void* settled_ = nullptr;             // where settling gets copy the payload nobody reads
+  std::priority_queue<Unmodelled, std::vector<Unmodelled>, std::greater<>> unmodelled_;
+  std::uint64_t unmodelled_sent_ = 0;
+  ::simgrid::kernel::timer::Timer* postman_ = nullptr;  // set at postman_due_ while one is due
+  double postman_due_ = 0;
 };
 
 }  // namespace tsunagi::sim::simgrid

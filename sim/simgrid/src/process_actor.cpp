@@ -9,6 +9,7 @@
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Exec.hpp>  // ~ProcessActor releases ExecPtrs
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
@@ -23,7 +24,15 @@ ProcessActor::ProcessActor(World& world, int index, std::unique_ptr<Process> cor
       index_(index),
       self_(world.slot(index)),
       wakeup_(world.completions().of(index)),
-      handles_("process " + std::to_string(index)) {}
+      handles_("process " + std::to_string(index)) {
+  latency_cache_.fill({-1, 0.0});
+}
+
+// A kernel timer outlives the run's engine loop: the alarm still set at the end goes with its
+// actor.
+ProcessActor::~ProcessActor() {
+  if (alarm_ != nullptr) alarm_->remove();
+}
 
 void ProcessActor::run() {
   try {
@@ -81,23 +90,29 @@ void ProcessActor::wait_for_event() {
 }
 
 // Sleeps on the doorbell. Timers are not SimGrid activities: a kernel timer at the earliest
-// deadline rings the bell (the date computed as SimGrid's own wait with a time-out does).
-// `alarm` lives on this frame: the frame outlives the timer, since the timer either fires while
-// the actor sleeps here or is removed before it returns (SimGrid only kills actors that have
-// exited, which arm no alarm, at the end of the run).
+// deadline rings the bell (the date computed as SimGrid's own wait with a time-out does). It
+// stays set across wakes while that deadline stays the earliest: setting and removing one at
+// every sleep was a heap insert and erase per message. One that fires while the actor is awake
+// rings nobody; the actor finds its timer due before it sleeps again (run()).
 void ProcessActor::sleep_until_rung() {
-  ::simgrid::kernel::timer::Timer* alarm = nullptr;
+  double alarm_at = -1;
   if (!driver_.exited() && !timers_.empty()) {
     const double clock = ::simgrid::s4u::Engine::get_clock();
-    const double timeout = std::max(0.0, to_seconds(timers_.top().at) - clock);
-    alarm = ::simgrid::kernel::timer::Timer::set(clock + timeout, [this, &alarm] {
-      alarm = nullptr;  // SimGrid frees a timer once it has fired
+    alarm_at = clock + std::max(0.0, to_seconds(timers_.top().at) - clock);
+  }
+  if (alarm_ != nullptr && alarm_at_ != alarm_at) {
+    alarm_->remove();
+    alarm_ = nullptr;
+  }
+  if (alarm_ == nullptr && alarm_at >= 0) {
+    alarm_at_ = alarm_at;
+    alarm_ = ::simgrid::kernel::timer::Timer::set(alarm_at, [this] {
+      alarm_ = nullptr;  // SimGrid frees a timer once it has fired
       world_.completions().ring(index_);
     });
   }
   wakeup_.sleeping = true;
   wakeup_.bell->acquire();
-  if (alarm != nullptr) alarm->remove();
 }
 
 void ProcessActor::on_completed(const Completion& done) {

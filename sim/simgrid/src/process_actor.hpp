@@ -9,6 +9,7 @@
 // in flight. Connections, probes and commands live in actor_*.cpp.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -17,6 +18,7 @@
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <simgrid/forward.h>
@@ -32,6 +34,9 @@ namespace tsunagi::sim::simgrid {
 class ProcessActor : public runner::DrivenProcess<ProcessActor> {
  public:
   ProcessActor(World& world, int index, std::unique_ptr<Process> core);
+  ~ProcessActor();
+  ProcessActor(const ProcessActor&) = delete;
+  ProcessActor& operator=(const ProcessActor&) = delete;
   // The actor body. Returns when SimGrid kills the actor at the end of the run.
   void run();
 
@@ -118,6 +123,8 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   void on_message(Message* message);
   // rate > 0: the message's flow never goes faster (a TCP window, world_windows.cpp).
   void put(int target, Message* message, std::uint64_t size, const Watch& what, double rate = 0);
+  void put_unmodelled(int target, Message* message, const Watch& what);
+  std::uint32_t take_put_slot();
 
   // actor_commands.cpp: timers of the core and of this adapter, computations
   void on_exec_done(std::uint64_t id);
@@ -163,6 +170,8 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
     std::uint32_t batch = 0;  // handles_'s batch
   };
   SendHandles handles_;
+  static constexpr std::size_t kLatencyCache = 64;
+  std::array<std::pair<int, double>, kLatencyCache> latency_cache_;  // (target, s); -1 = none
   std::vector<PutSlot> puts_;
   std::vector<std::uint32_t> free_puts_;
   // Computations started by the kernel, by a per-process number, until they end
@@ -176,6 +185,10 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
 
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_seq_ = 0;
+  // The kernel timer that rings the bell at the earliest deadline, while one is set
+  // (sleep_until_rung).
+  ::simgrid::kernel::timer::Timer* alarm_ = nullptr;
+  double alarm_at_ = -1;
 
   // SetWindow's send buffers by connection (0 or absent = the site stack's default). Kept apart
   // from conns_: the core sizes an outgoing connection before its ConnectCmd creates the Conn.
