@@ -126,6 +126,28 @@ nlohmann::json totals(const Net& net) {
   return sum;
 }
 
+// Ping-pong of two sizes (one under a page, one over), 3 round trips each, a port per size and
+// one for the warm-up, a frame per port: nothing pages.
+LmmcConfig pingpong_config(int warmup) {
+  LmmcConfig cfg;
+  cfg.sizes = {1, 5000};
+  cfg.rounds = 3;
+  cfg.warmup = warmup;
+  cfg.procs = 2;
+  cfg.frames = warmup > 0 ? 3 : 2;
+  return cfg;
+}
+
+// A's touch on the way out and B's on the way back: 2 x 180 us per round trip, 180 one way.
+void check_first_touch_gap(const nlohmann::json& series) {
+  REQUIRE(series.size() == 2);
+  for (const auto& row : series) {
+    INFO(row.dump());
+    CHECK(row["round_trip_ns"].size() == 3);
+    CHECK(row["first_minus_later_ns"].get<TimeNs>() == 180 * kNsPerUs);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("lmmc workload: every pattern and policy moves every byte in order, paging",
@@ -166,42 +188,20 @@ TEST_CASE("lmmc workload: every pattern and policy moves every byte in order, pa
 
 TEST_CASE("lmmc workload: the ping-pong's first round trip pays the writers' first touches",
           "[lmmc][workload]") {
-  LmmcConfig cfg;
-  cfg.sizes = {1, 5000};
-  cfg.rounds = 3;
-  cfg.procs = 2;
-  cfg.frames = 2;
-  Net net(cfg, 2);
+  Net net(pingpong_config(0), 2);
   net.run();
-  const nlohmann::json series = net.ctx[0].reports.at("lmmc").at("series");
-  REQUIRE(series.size() == 2);
-  for (const auto& row : series) {
-    INFO(row.dump());
-    // A's touch on the way out and B's on the way back: 2 x 180 us per round trip, 180 one way.
-    CHECK(row["first_minus_later_ns"].get<TimeNs>() == 180 * kNsPerUs);
-  }
+  check_first_touch_gap(net.ctx[0].reports.at("lmmc").at("series"));
   CHECK(totals(net)["page_faults"] == 0);  // preloaded: frames = procs
   CHECK(net.ctx[0].reports.at("workload").at("verified") == true);
 }
 
 TEST_CASE("lmmc workload: the ping-pong's warm-up is untimed and leaves every size's first touch",
           "[lmmc][workload]") {
-  LmmcConfig cfg;
-  cfg.sizes = {1, 5000};
-  cfg.rounds = 3;
-  cfg.warmup = 2;
-  cfg.procs = 2;
-  cfg.frames = 3;  // the warm-up's port too: nothing pages
-  Net net(cfg, 2);
+  Net net(pingpong_config(2), 2);
   net.run();
   const nlohmann::json& lmmc = net.ctx[0].reports.at("lmmc");
   const nlohmann::json& series = lmmc.at("series");
-  REQUIRE(series.size() == 2);
-  for (const auto& row : series) {
-    INFO(row.dump());
-    CHECK(row["round_trip_ns"].size() == 3);
-    CHECK(row["first_minus_later_ns"].get<TimeNs>() == 180 * kNsPerUs);
-  }
+  check_first_touch_gap(series);
   // The warm-up's own port pays its first touches (2 x 180 us) in its first round trip only.
   const auto warm = lmmc.at("warmup_round_trip_ns").get<std::vector<TimeNs>>();
   REQUIRE(warm.size() == 2);
