@@ -40,6 +40,7 @@ LmmcConfig read_lmmc(const Section& s, LmmcConfig c) {
   sizes = s.integer_list("sizes", sizes, 1, kMaxLmmcMessage);
   c.sizes.assign(sizes.begin(), sizes.end());
   c.rounds = s.count("rounds", c.rounds, 1);
+  c.warmup = s.count("warmup", c.warmup, 0);
   c.message_bytes = static_cast<std::uint64_t>(
       s.integer("message_bytes", static_cast<std::int64_t>(c.message_bytes), 1, c.page_size));
   c.iterations = s.count("iterations", c.iterations, 1);

@@ -35,6 +35,7 @@ struct Schemas {
                    {{"pattern"},
                     {"sizes"},
                     {"rounds"},
+                    {"warmup"},
                     {"message_bytes"},
                     {"iterations"},
                     {"procs"},

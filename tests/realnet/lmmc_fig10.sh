@@ -7,6 +7,8 @@
 # 1448-byte segment, ~50 bytes of LMMC and overlay header per 4 KB page; what is left above
 # that is each page's credit round trip through two real processes (docs/lmmc.md, "Fig. 9/10").
 # With tbf's former 64 KB bucket a 64 KB message took 14.5 ms instead of ~26.
+# The gap is checked loosely here (median over sizes of one run); realnet:lmmc_first_gap
+# requires it per size from 128 first messages each.
 # --latency-scale 1: the scenario's own 1 us, in the delay line that serialises every frame.
 source "$(dirname "$0")/lib.sh"
 need_netns

@@ -1,7 +1,8 @@
 // The LMMC workload (issue 14) on an in-memory network: every pattern and policy moves every
 // byte in order with remote paging, and the ping-pong's first round trip pays the writers'
-// first touches. A fake context delivers messages after a fixed latency, in order per pair,
-// and runs each rank's CPU jobs one after another, as the node's CPU queue does.
+// first touches (after an untimed warm-up on a port of its own). A fake context delivers messages
+// after a fixed latency, in order per pair, and runs each rank's CPU jobs one after another, as the
+// node's CPU queue does.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -116,13 +117,35 @@ void Ctx::arm_timer(std::uint64_t timer, TimeNs at) {
 }
 
 nlohmann::json totals(const Net& net) {
-  nlohmann::json sum = {{"writes", 0},     {"page_faults", 0}, {"bytes_written", 0},
-                        {"bytes_read", 0}, {"rejected", 0},    {"mismatched_bytes", 0},
-                        {"unfinished", 0}};
+  nlohmann::json sum = {{"writes", 0},     {"page_faults", 0},   {"bytes_written", 0},
+                        {"bytes_read", 0}, {"rejected", 0},      {"mismatched_bytes", 0},
+                        {"unfinished", 0}, {"first_touches", 0}, {"messages_read", 0}};
   for (const Ctx& c : net.ctx)
     for (auto& [key, value] : sum.items())
       value = value.get<std::uint64_t>() + c.reports.at("lmmc_rank").at(key).get<std::uint64_t>();
   return sum;
+}
+
+// Ping-pong of two sizes (one under a page, one over), 3 round trips each, a port per size and
+// one for the warm-up, a frame per port: nothing pages.
+LmmcConfig pingpong_config(int warmup) {
+  LmmcConfig cfg;
+  cfg.sizes = {1, 5000};
+  cfg.rounds = 3;
+  cfg.warmup = warmup;
+  cfg.procs = 2;
+  cfg.frames = warmup > 0 ? 3 : 2;
+  return cfg;
+}
+
+// A's touch on the way out and B's on the way back: 2 x 180 us per round trip, 180 one way.
+void check_first_touch_gap(const nlohmann::json& series) {
+  REQUIRE(series.size() == 2);
+  for (const auto& row : series) {
+    INFO(row.dump());
+    CHECK(row["round_trip_ns"].size() == 3);
+    CHECK(row["first_minus_later_ns"].get<TimeNs>() == 180 * kNsPerUs);
+  }
 }
 
 }  // namespace
@@ -165,20 +188,28 @@ TEST_CASE("lmmc workload: every pattern and policy moves every byte in order, pa
 
 TEST_CASE("lmmc workload: the ping-pong's first round trip pays the writers' first touches",
           "[lmmc][workload]") {
-  LmmcConfig cfg;
-  cfg.sizes = {1, 5000};
-  cfg.rounds = 3;
-  cfg.procs = 2;
-  cfg.frames = 2;
-  Net net(cfg, 2);
+  Net net(pingpong_config(0), 2);
   net.run();
-  const nlohmann::json series = net.ctx[0].reports.at("lmmc").at("series");
-  REQUIRE(series.size() == 2);
-  for (const auto& row : series) {
-    INFO(row.dump());
-    // A's touch on the way out and B's on the way back: 2 x 180 us per round trip, 180 one way.
-    CHECK(row["first_minus_later_ns"].get<TimeNs>() == 180 * kNsPerUs);
-  }
+  check_first_touch_gap(net.ctx[0].reports.at("lmmc").at("series"));
   CHECK(totals(net)["page_faults"] == 0);  // preloaded: frames = procs
+  CHECK(net.ctx[0].reports.at("workload").at("verified") == true);
+}
+
+TEST_CASE("lmmc workload: the ping-pong's warm-up is untimed and leaves every size's first touch",
+          "[lmmc][workload]") {
+  Net net(pingpong_config(2), 2);
+  net.run();
+  const nlohmann::json& lmmc = net.ctx[0].reports.at("lmmc");
+  const nlohmann::json& series = lmmc.at("series");
+  check_first_touch_gap(series);
+  // The warm-up's own port pays its first touches (2 x 180 us) in its first round trip only.
+  const auto warm = lmmc.at("warmup_round_trip_ns").get<std::vector<TimeNs>>();
+  REQUIRE(warm.size() == 2);
+  CHECK(warm[0] - warm[1] == 360 * kNsPerUs);
+  CHECK(warm[1] == series[0]["round_trip_ns"][1].get<TimeNs>());  // 1 byte, as the 1-byte size
+  const nlohmann::json sum = totals(net);
+  CHECK(sum["page_faults"] == 0);
+  CHECK(sum["first_touches"] == 2 * 3);  // per rank: the warm-up's port and both sizes' ports
+  CHECK(sum["messages_read"] == 2 * (2 + 2 * 3));
   CHECK(net.ctx[0].reports.at("workload").at("verified") == true);
 }

@@ -21,7 +21,7 @@ LmmcNode::Peer& LmmcNode::peer(Rank r) {
   if (!inserted) return p;
   p.out = std::make_unique<lmmc::SendEnd>(link_, policy_);
   p.in = std::make_unique<lmmc::RecvEnd>(link_);
-  for (int proc = 0; proc < cfg_.procs; ++proc) {
+  for (int proc = 0; proc < ports(); ++proc) {
     const auto port = static_cast<lmmc::PortId>(proc + 1);
     p.out->open_port(port);
     p.out->map(proc, 0, port);
@@ -191,7 +191,7 @@ void LmmcNode::touch_read_page(WorkloadContext& ctx, Rank src, int proc) {
 
 void LmmcNode::preload(WorkloadContext& ctx, Rank dst) {
   lmmc::SendEnd& out = *peer(dst).out;
-  const int fit = std::min(cfg_.procs, cfg_.frames);
+  const int fit = std::min(ports(), cfg_.frames);
   for (int proc = 0; proc < fit; ++proc) {
     lmmc::PagingResult result = out.page_in(static_cast<lmmc::PortId>(proc + 1));
     if (!result.error.empty()) return fail(ctx, "preload: " + result.error);
@@ -205,7 +205,7 @@ void LmmcNode::preload(WorkloadContext& ctx, Rank dst) {
 void LmmcNode::check_done(WorkloadContext& ctx) {
   if (done_at_ >= 0 || failed_ || busy_ || next_ < program_.size() || !done_writing()) return;
   for (const auto& [rank, p] : peers_)
-    for (int proc = 0; proc < cfg_.procs; ++proc)
+    for (int proc = 0; proc < ports(); ++proc)
       if (p.out->unread(static_cast<lmmc::PortId>(proc + 1)) > 0) return;  // not all read yet
   done_at_ = ctx.now();
   on_done(ctx);

@@ -42,6 +42,8 @@ class LmmcNode : public Workload {
   virtual bool done_writing() const { return true; }
   // Bytes of the message a reader is assembling (messages over a page arrive in pages).
   virtual std::uint64_t message_size() const { return cfg_.message_bytes; }
+  // Processes per node = ports per link end (the ping-pong adds one for its warm-up).
+  virtual int ports() const { return cfg_.procs; }
   virtual void on_done(WorkloadContext& ctx);
 
   void queue_write(WorkloadContext& ctx, LmmcWrite write);
