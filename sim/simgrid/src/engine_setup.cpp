@@ -1,6 +1,7 @@
 // Engine creation and model configuration (docs/simgrid.md, "Network model").
 #include "engine_setup.hpp"
 
+#include <malloc.h>
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -100,6 +101,11 @@ void configure_engine(const scenario::Scenario& scenario, const SimgridOptions& 
   if (scenario::process_count(scenario) > kManyActors) {
     sg4::Engine::set_config("contexts/stack-size", 1024);
     sg4::Engine::set_config("contexts/guard-size", 0);
+    // Without guard pages SimGrid takes stacks from malloc, zeroed. glibc serves a 1 MiB block
+    // from the heap, zeroing every page, once its threshold for mmap has risen past it (it rises
+    // as mapped blocks are freed): 32,000 actors started at 4.45 GB instead of 0.75 GB. A fixed
+    // threshold keeps stacks mapped, so only the pages an actor touches are resident.
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   }
   configure_paje(options.paje_file);
   apply_extra_config();
