@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """How far the scalable method goes: scenarios/bench/switched-10k.toml (leader rounds, RTT tree,
 directory on demand, topology plan, no workload) at growing sizes, each run stopped at a CPU-time
 and a memory limit (issue 19 asks for 100,000 processes within 30 minutes and 16 GB, or a
