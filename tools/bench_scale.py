@@ -142,7 +142,7 @@ def main():
             r["rss_projected_mb"] = round(rss_a * r["processes"] ** rss_b)
         print(f"fits over the completed runs: CPU ~ N^{cpu_b:.2f}, peak RSS ~ N^{rss_b:.2f}")
     os.makedirs(args.out, exist_ok=True)
-    keys = sorted({k for r in rows for k in r}, key=lambda k: list(rows[0]).index(k) if k in rows[0] else 99)
+    keys = list(dict.fromkeys(k for r in rows for k in r))  # every column, in first-seen order
     path = os.path.join(args.out, "scale.csv")
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys)

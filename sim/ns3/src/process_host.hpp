@@ -64,13 +64,13 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   // host_windows.cpp (issue 15): socket buffers in bytes, 0 = leave that one as it is.
   static void size_buffers(const SocketPtr& socket, std::uint64_t send, std::uint64_t recv);
   // This site's stack on a socket to or from cluster `peer` (-1: unknown): window scaling, SACK
-  // and its buffers towards that cluster. A listener gets scaling and SACK only.
+  // and its buffers towards that cluster. A listener gets scaling and SACK only, and keeps them
+  // through every SYN it reads (tcp_socket.hpp).
   void apply_site_stack(const SocketPtr& socket, int peer, bool listener = false) const;
   // Only the buffers towards cluster `peer`: an accepted connection keeps the options its
   // handshake agreed on (setting them after it would pair a scaled window with a scale never
   // exchanged).
   void size_site_buffers(const SocketPtr& socket, int peer) const;
-  // A listener keeps this site's options through every SYN it reads (tcp_socket.hpp).
 
   // ------------------------------------------------ connections (host_streams.cpp)
  public:

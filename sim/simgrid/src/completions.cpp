@@ -141,12 +141,11 @@ void Completions::deliver(const Flight& flight, const void* comm, sg4::CommPtr s
 void Completions::send_unmodelled(double due, int sender, std::uint32_t put_slot, int receiver,
                                   Message* message) {
   unmodelled_.push(Unmodelled{due, unmodelled_sent_++, sender, put_slot, receiver, message});
-  if (postman_ == nullptr || due < postman_due_) arm_postman(due);
+  if (postman_ == nullptr || due < postman_->get_date()) arm_postman(due);
 }
 
 void Completions::arm_postman(double due) {
   if (postman_ != nullptr) postman_->remove();
-  postman_due_ = due;
   postman_ = ::simgrid::kernel::timer::Timer::set(due, [this] {
     postman_ = nullptr;  // SimGrid frees a timer once it has fired
     deliver_due_unmodelled();

@@ -150,8 +150,7 @@ class Completions {
   void* settled_ = nullptr;             // where settling gets copy the payload nobody reads
   std::priority_queue<Unmodelled, std::vector<Unmodelled>, std::greater<>> unmodelled_;
   std::uint64_t unmodelled_sent_ = 0;
-  ::simgrid::kernel::timer::Timer* postman_ = nullptr;  // set at postman_due_ while one is due
-  double postman_due_ = 0;
+  ::simgrid::kernel::timer::Timer* postman_ = nullptr;  // at the earliest due date, if any
 };
 
 }  // namespace tsunagi::sim::simgrid

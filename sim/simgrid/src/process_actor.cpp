@@ -100,12 +100,11 @@ void ProcessActor::sleep_until_rung() {
     const double clock = ::simgrid::s4u::Engine::get_clock();
     alarm_at = clock + std::max(0.0, to_seconds(timers_.top().at) - clock);
   }
-  if (alarm_ != nullptr && alarm_at_ != alarm_at) {
+  if (alarm_ != nullptr && alarm_->get_date() != alarm_at) {
     alarm_->remove();
     alarm_ = nullptr;
   }
   if (alarm_ == nullptr && alarm_at >= 0) {
-    alarm_at_ = alarm_at;
     alarm_ = ::simgrid::kernel::timer::Timer::set(alarm_at, [this] {
       alarm_ = nullptr;  // SimGrid frees a timer once it has fired
       world_.completions().ring(index_);

@@ -188,7 +188,6 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   // The kernel timer that rings the bell at the earliest deadline, while one is set
   // (sleep_until_rung).
   ::simgrid::kernel::timer::Timer* alarm_ = nullptr;
-  double alarm_at_ = -1;
 
   // SetWindow's send buffers by connection (0 or absent = the site stack's default). Kept apart
   // from conns_: the core sizes an outgoing connection before its ConnectCmd creates the Conn.
