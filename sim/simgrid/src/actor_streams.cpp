@@ -135,7 +135,17 @@ void ProcessActor::send(SendCmd& cmd) {
   Conn& conn = it->second;
   if (conn.state != ConnState::Open && conn.state != ConnState::Connecting) return;
   conn.queue.push_back(Frame{std::move(cmd.bytes), cmd.filler});
-  pump(cmd.conn, conn);
+  // Sent once the core's step is over (step_performed): what one step writes to a connection
+  // leaves as one message, as a kernel sends two writes of one wake-up in one segment.
+  if (!conn.sending && conn.queue.size() == 1) unpumped_.push_back(cmd.conn);
+}
+
+void ProcessActor::step_performed() {
+  for (std::size_t i = 0; i < unpumped_.size(); ++i) {
+    auto it = conns_.find(unpumped_[i]);
+    if (it != conns_.end()) pump(it->first, it->second);
+  }
+  unpumped_.clear();
 }
 
 void ProcessActor::close(ConnId id) {

@@ -45,6 +45,7 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   TimeNs now() const;
   void connect(const ConnectCmd& cmd);
   void send(SendCmd& cmd);
+  void step_performed();  // the core's step is over: its frames leave (actor_streams.cpp)
   void close(ConnId conn);
   void arm_timer(const ArmTimerCmd& cmd) { arm(TimerKind::Core, cmd.timer, cmd.at); }
   void start_rtt_probe(const ProbeRttCmd& cmd);
@@ -172,6 +173,7 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   SendHandles handles_;
   static constexpr std::size_t kLatencyCache = 64;
   std::array<std::pair<int, double>, kLatencyCache> latency_cache_;  // (target, s); -1 = none
+  std::vector<ConnId> unpumped_;  // connections the core's current step wrote to
   std::vector<PutSlot> puts_;
   std::vector<std::uint32_t> free_puts_;
   // Computations started by the kernel, by a per-process number, until they end

@@ -50,6 +50,14 @@ template <class Adapter>
 struct takes_back_received<Adapter, std::void_t<decltype(std::declval<Adapter&>().recycle_received(
                                         std::declval<Bytes&&>()))>> : std::true_type {};
 
+// Whether a backend wants to know when the commands of one core step have all been performed
+// (the SimGrid adapter then sends the frames that step wrote to one connection as one message).
+template <class Adapter, class = void>
+struct hears_step_end : std::false_type {};
+template <class Adapter>
+struct hears_step_end<Adapter, std::void_t<decltype(std::declval<Adapter&>().step_performed())>>
+    : std::true_type {};
+
 class ProcessDriver {
  public:
   ProcessDriver(ProcessTable& table, int index, std::unique_ptr<Process> core)
@@ -115,6 +123,7 @@ void ProcessDriver::deliver(Adapter& adapter, InputEvent event) {
       }
       table_.count_input(now);
       tsunagi::perform_commands(*core_, adapter);
+      if constexpr (hears_step_end<Adapter>::value) adapter.step_performed();
     }
   } catch (const std::exception& error) {
     delivering_ = false;
