@@ -5,7 +5,7 @@
 
 namespace tsunagi::conformance {
 
-void Scripted::handle(const Input& input) {
+void Scripted::handle(Input& input) {
   if (const auto* started = std::get_if<StartedInput>(&input.event)) {
     rank_ = started->rank;
     self_ = started->self;

@@ -48,7 +48,7 @@ class Scripted final : public Process {
   Scripted(Script script, std::vector<Input>* record, const Directory& directory)
       : script_(std::move(script)), record_(record), directory_(directory) {}
 
-  void handle(const Input& input) override;
+  void handle(Input& input) override;
   void command(Command command) { emit(std::move(command)); }
 
   const Directory& world() const { return directory_; }

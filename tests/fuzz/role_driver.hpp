@@ -136,7 +136,8 @@ class RoleDriver {
   }
 
   void deliver(Process& role, InputEvent event) {
-    role.handle(Input{now_, std::move(event)});
+    Input input{now_, std::move(event)};
+    role.handle(input);
     for (Command& command : role.drain_commands()) check(command);
   }
 

@@ -20,7 +20,7 @@ class ScriptedCore final : public Process {
  public:
   using Script = std::function<void(const Input&, std::function<void(Command)>)>;
   explicit ScriptedCore(Script script) : script_(std::move(script)) {}
-  void handle(const Input& input) override {
+  void handle(Input& input) override {
     script_(input, [this](Command command) { emit(std::move(command)); });
   }
 

@@ -24,7 +24,7 @@ class Scripted : public Process {
  public:
   Scripted(Script script, std::vector<Input>* record)
       : script_(std::move(script)), record_(record) {}
-  void handle(const Input& input) override {
+  void handle(Input& input) override {
     record_->push_back(input);
     if (script_) {
       script_(*this, input);

@@ -4,7 +4,7 @@
 
 namespace tsunagi::test {
 
-void ScriptedProcess::handle(const Input& input) {
+void ScriptedProcess::handle(Input& input) {
   if (const auto* started = std::get_if<StartedInput>(&input.event)) {
     rank_ = started->rank;
     self_ = started->self;

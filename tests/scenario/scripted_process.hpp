@@ -23,7 +23,7 @@ class ScriptedProcess : public Process {
   ScriptedProcess(Script script, std::vector<Input>* record)
       : script_(std::move(script)), record_(record) {}
 
-  void handle(const Input& input) override;
+  void handle(Input& input) override;
   void command(Command command) { emit(std::move(command)); }
 
   Rank rank() const { return rank_; }

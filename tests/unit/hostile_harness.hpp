@@ -25,7 +25,8 @@ class Driven {
   explicit Driven(std::unique_ptr<Process> core) : core_(std::move(core)) {}
 
   void input(InputEvent event) {
-    core_->handle(Input{now, std::move(event)});
+    Input input{now, std::move(event)};
+    core_->handle(input);
     for (Command& c : core_->drain_commands()) commands.push_back(std::move(c));
   }
   void frame(ConnId conn, const wire::Frame& f) {

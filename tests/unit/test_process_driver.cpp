@@ -56,7 +56,7 @@ ProcessTable small_table(LogObserver& log) {
 class ScriptCore final : public Process {
  public:
   std::function<void(ScriptCore&, const Input&)> script;
-  void handle(const Input& input) override { script(*this, input); }
+  void handle(Input& input) override { script(*this, input); }
   void command(Command c) { emit(std::move(c)); }
 };
 

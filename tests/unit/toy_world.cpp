@@ -176,7 +176,8 @@ bool ToyWorld::run(TimeNs limit) {
     }
     auto p = static_cast<std::size_t>(ev.proc);
     if (exited_[p]) continue;
-    procs_[p]->handle(Input{now, std::move(ev.event)});
+    Input input{now, std::move(ev.event)};
+    procs_[p]->handle(input);
     for (auto& cmd : procs_[p]->drain_commands()) perform(ev.proc, std::move(cmd));
   }
   for (bool e : exited_) {

@@ -9,7 +9,7 @@ std::unique_ptr<Process> make_node() {
   return std::make_unique<Node>();
 }
 
-void Node::handle(const Input& input) {
+void Node::handle(Input& input) {
   now_ = input.now;
   if (phase_ == Phase::Exited) return;
   std::visit(

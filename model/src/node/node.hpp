@@ -50,7 +50,7 @@ struct NodeCounters {
 
 class Node final : public Process, private WorkloadContext {
  public:
-  void handle(const Input& input) override;
+  void handle(Input& input) override;
 
  private:
   enum class Phase {

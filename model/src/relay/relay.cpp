@@ -13,7 +13,7 @@ std::unique_ptr<Process> make_relay() {
   return std::make_unique<Relay>();
 }
 
-void Relay::handle(const Input& input) {
+void Relay::handle(Input& input) {
   now_ = input.now;
   if (exited_) return;
   std::visit(

@@ -24,7 +24,7 @@ namespace tsunagi {
 
 class Relay final : public Process {
  public:
-  void handle(const Input& input) override;
+  void handle(Input& input) override;
 
  private:
   enum class PeerKind { Unknown, Rendezvous, Relay, Node };

@@ -19,7 +19,7 @@ std::unique_ptr<Process> make_rendezvous() {
   return std::make_unique<Rendezvous>();
 }
 
-void Rendezvous::handle(const Input& input) {
+void Rendezvous::handle(Input& input) {
   now_ = input.now;
   if (phase_ == Phase::Exited) return;
   if (auto* s = std::get_if<StartedInput>(&input.event)) return on_started(*s);

@@ -32,7 +32,7 @@ namespace tsunagi {
 
 class Rendezvous final : public Process {
  public:
-  void handle(const Input& input) override;
+  void handle(Input& input) override;
 
  private:
   enum class Phase { Idle, Registering, Inferring, Running, ShuttingDown, Exited };

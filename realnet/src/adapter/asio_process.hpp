@@ -177,9 +177,14 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // connection holds a buffer while it waits (256 KiB reads halve the per-byte cost of 64 KiB).
   std::vector<std::uint8_t> read_buffer_ = std::vector<std::uint8_t>(256 * 1024);
   // Frame streams read straight into the bytes handed to the core, which hands them back
-  // (recycle_received): no copy and no allocation per read. Its size follows the traffic: 4 KiB
-  // while reads are small (growing it is a zero fill), up to 256 KiB while they fill it.
-  Bytes stream_chunk_;
+  // (recycle_received): no copy and no allocation per read. Their size follows the traffic:
+  // 4 KiB while reads are small (growing one is a zero fill), up to 1 MiB while they fill it
+  // (a 1 MiB message in one read, as plain Asio's async_read takes it). A core that forwards
+  // what it read (moved into a SendCmd) gives the buffers back once they are written: a few
+  // are kept, as several reads may come before the first write ends (at most 4 MiB a process).
+  std::vector<Bytes> spare_chunks_;
+  static constexpr std::size_t kSpareChunks = 4;
+  static constexpr std::size_t kReadBufferWorthKeeping = 64 * 1024;
   std::size_t stream_read_size_ = 4096;
   udp::endpoint datagram_from_;
   asio::steady_timer accept_pause_;  // accepting again after running out of descriptors

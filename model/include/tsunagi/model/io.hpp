@@ -105,7 +105,9 @@ using Command = std::variant<ConnectCmd, SendCmd, CloseCmd, ArmTimerCmd, ProbeRt
 class Process {
  public:
   virtual ~Process() = default;
-  virtual void handle(const Input& input) = 0;
+  // The core may take what the input carries (a ReceivedInput's bytes moved into a SendCmd
+  // forward them without a copy); the backend reuses only what is still there afterwards.
+  virtual void handle(Input& input) = 0;
   // Moves out the commands produced so far, in the order they must be performed.
   std::vector<Command> drain_commands() { return std::exchange(commands_, {}); }
 
