@@ -20,6 +20,42 @@ Bytes bytes_of(std::initializer_list<std::uint8_t> values) {
 
 }  // namespace
 
+// A kernel sends two writes of one wake-up in one segment; the adapter's one message in flight
+// per connection used to hold the second back for a whole trip (an initiator's hello behind its
+// proof, docs/benchmarks.md, "Step 6").
+TEST_CASE("connection: the frames one step writes leave as one message") {
+  const scenario::Scenario s = test::three_level_scenario();
+  test::RecordingObserver observer;
+  test::ScriptedRun run;
+  const Endpoint to = test::endpoint_of(s, 3);
+  run.scripts[1] = [to](test::ScriptedProcess& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) self.command(ConnectCmd{7, to});
+    if (std::holds_alternative<ConnectedInput>(input.event)) {
+      self.command(SendCmd{7, bytes_of({1}), 79});  // 80 B, a proof's size
+      self.command(SendCmd{7, bytes_of({2}), 36});  // 37 B, a hello's
+    }
+    if (std::holds_alternative<ReceivedInput>(input.event)) {  // the peer's answer
+      self.command(CloseCmd{7});
+      self.command(ExitCmd{true, "answered"});
+    }
+  };
+  run.scripts[3] = [](test::ScriptedProcess& self, const Input& input) {
+    const auto* got = std::get_if<ReceivedInput>(&input.event);
+    if (got != nullptr && got->bytes == bytes_of({2})) self.command(SendCmd{got->conn, {3}, 0});
+    if (std::holds_alternative<ClosedInput>(input.event)) self.command(ExitCmd{true, "closed"});
+  };
+  run.run(s, observer);
+
+  const auto received = run.of<ReceivedInput>(3);
+  REQUIRE(received.size() == 2);
+  CHECK(received[0].second.bytes == bytes_of({1}));
+  CHECK(received[1].second.bytes == bytes_of({2}));
+  const double together = 2 * kOneWay13 + 55.0 + 117 / 125.0;
+  CHECK(received[0].first == Approx(us(together)));
+  CHECK(received[1].first == Approx(us(together)));
+  CHECK(run.summary.all_exited_ok);
+}
+
 TEST_CASE("connection: handshake then frames in order then close follow the platform") {
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;
