@@ -219,20 +219,19 @@ static_assert(runner::takes_back_received<AsioProcess>::value,
 // took it) is no buffer.
 void AsioProcess::recycle_received(Bytes&& bytes) {
   if (bytes.capacity() == 0) return;
+  const auto by_capacity = [](const Bytes& a, const Bytes& b) {
+    return a.capacity() < b.capacity();
+  };
   if (spare_chunks_.size() < kSpareChunks) {
     spare_chunks_.push_back(std::move(bytes));
   } else {
-    auto smallest = std::min_element(
-        spare_chunks_.begin(), spare_chunks_.end(),
-        [](const Bytes& a, const Bytes& b) { return a.capacity() < b.capacity(); });
+    auto smallest = std::min_element(spare_chunks_.begin(), spare_chunks_.end(), by_capacity);
     if (bytes.capacity() <= smallest->capacity()) return;
     *smallest = std::move(bytes);
   }
   // The largest last: reads take from the back.
-  std::iter_swap(
-      std::max_element(spare_chunks_.begin(), spare_chunks_.end(),
-                       [](const Bytes& a, const Bytes& b) { return a.capacity() < b.capacity(); }),
-      spare_chunks_.end() - 1);
+  std::iter_swap(std::max_element(spare_chunks_.begin(), spare_chunks_.end(), by_capacity),
+                 spare_chunks_.end() - 1);
 }
 
 void AsioProcess::send(SendCmd& cmd) {

@@ -141,9 +141,9 @@ void ProcessActor::send(SendCmd& cmd) {
 }
 
 void ProcessActor::step_performed() {
-  for (std::size_t i = 0; i < unpumped_.size(); ++i) {
-    auto it = conns_.find(unpumped_[i]);
-    if (it != conns_.end()) pump(it->first, it->second);
+  for (ConnId id : unpumped_) {
+    auto it = conns_.find(id);
+    if (it != conns_.end()) pump(id, it->second);
   }
   unpumped_.clear();
 }
