@@ -4,7 +4,7 @@
 using namespace tsunagi;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return fuzz::fuzz_role(data, size, make_rendezvous, [](FuzzedDataProvider& in, auto cfg) {
+  return fuzz::fuzz_role(data, size, make_rendezvous, [](FuzzedDataProvider&, auto cfg) {
     return StartedInput{kNoRank, "rdv", "", "rdv-host", "", cfg, "", 0};
   });
 }

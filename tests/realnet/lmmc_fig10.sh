@@ -16,8 +16,11 @@ run_realnet "$SRC/scenarios/papers/lmmc-2node.toml" --backend realnet --net netn
   --latency-scale 1 --out "$WORK/2node" --quiet
 [ "$RUN_STATUS" -eq 0 ] || { cat "$WORK/2node/result.json" >&2; fail "realnet run exited $RUN_STATUS"; }
 expect_json "$WORK/2node/result.json" workload.verified true
-python3 - "$WORK/2node/result.json" <<'PY' || fail "lmmc-2node in namespaces lacks Fig. 10's shape"
+# Without timing checks only the physical floor stays: no message beats the link's rate.
+python3 - "$WORK/2node/result.json" "$(timing_checks && echo 1 || echo 0)" <<'PY' ||
+  fail "lmmc-2node in namespaces lacks Fig. 10's shape"
 import json, sys
+timing = sys.argv[2] == "1"
 series = json.load(open(sys.argv[1]))["lmmc"]["series"]
 rate = 20e6 / 8  # bytes per second, scenarios/papers/lmmc-2node.toml
 headers = (1 + 66 / 1448) * (1 + 50 / 4096)  # frame bytes per message byte
@@ -25,7 +28,11 @@ large = [row for row in series if row["bytes"] >= 16384]
 assert len(large) == 3, series
 for row in large:
     ratio = row["later_one_way_ns"] / 1e9 / (row["bytes"] * headers / rate)
-    assert 0.9 <= ratio <= 1.25, (row["bytes"], row["later_one_way_ns"], ratio)
+    assert 0.9 <= ratio, (row["bytes"], row["later_one_way_ns"], ratio)
+    assert ratio <= 1.25 or not timing, (row["bytes"], row["later_one_way_ns"], ratio)
+if not timing:
+    print("ok: no large message faster than the link (timing checks off)")
+    sys.exit(0)
 later = [row["later_one_way_ns"] for row in large]
 assert all(b > 1.8 * a for a, b in zip(later, later[1:])), later
 gaps = sorted(row["first_minus_later_ns"] / 1000 for row in series)

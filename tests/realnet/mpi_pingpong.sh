@@ -30,8 +30,9 @@ cat "$WORK/mpi.out"
 stop_emulate
 run_indices '["64B","64KB","1MB","8MB"]' 64MB
 
-python3 - "$WORK/mpi.out" "$WORK/tsunagi/result.json" <<'PY'
+python3 - "$WORK/mpi.out" "$WORK/tsunagi/result.json" "$(timing_checks && echo 1 || echo 0)" <<'PY'
 import json, sys
+timing = sys.argv[3] == "1"  # MPI's time against tsunagi's: only under the "timing" label
 mpi = {int(b): int(t) for _, b, t in (l.split() for l in open(sys.argv[1]) if l.startswith("pingpong"))}
 pair = json.load(open(sys.argv[2]))["indices"]["pairs"][0]
 ours = {s["bytes"]: s for s in pair["sizes"]}
@@ -46,6 +47,7 @@ for size in sorted(ours):
           f"  {oh(m):>6}  {oh(t):>10}")
 ratio = mpi[64] / ours[64]["message_ns"]
 print(f"64 B: MPI {mpi[64] / 1e6:.2f} ms = {ratio:.3f} x tsunagi's (the link: 21 ms one way)")
-bad |= not (0.98 * 21e6 <= mpi[64] <= 1.5 * ours[64]["message_ns"])
+bad |= not 0.98 * 21e6 <= mpi[64]  # the link's one way: no load makes it shorter
+bad |= timing and not mpi[64] <= 1.5 * ours[64]["message_ns"]
 sys.exit(1 if bad else 0)
 PY
