@@ -17,8 +17,8 @@ run_realnet "$SRC/scenarios/papers/lmmc-2node.toml" --backend realnet --net netn
 [ "$RUN_STATUS" -eq 0 ] || { cat "$WORK/2node/result.json" >&2; fail "realnet run exited $RUN_STATUS"; }
 expect_json "$WORK/2node/result.json" workload.verified true
 # Without timing checks only the physical floor stays: no message beats the link's rate.
-python3 - "$WORK/2node/result.json" "$(timing_checks && echo 1 || echo 0)" <<'PY' ||
-  fail "lmmc-2node in namespaces lacks Fig. 10's shape"
+timing=$(timing_checks && echo 1 || echo 0)
+python3 - "$WORK/2node/result.json" "$timing" <<'PY' || fail "lmmc-2node in namespaces lacks Fig. 10's shape"
 import json, sys
 timing = sys.argv[2] == "1"
 series = json.load(open(sys.argv[1]))["lmmc"]["series"]
