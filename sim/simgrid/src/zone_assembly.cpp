@@ -2,6 +2,7 @@
 #include "zone_assembly.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <unordered_map>
 #include <utility>
 
@@ -37,7 +38,11 @@ sg4::NetZone* ZoneAssembly::adopt(sg4::NetZone* zone) {
   if (root_ == nullptr) {
     // The first zone of the platform: SimGrid made it the engine's root and gave it the models.
     root_ = sg4::Engine::get_instance()->get_netzone_root();
-    if (root_ == zone) return zone;
+    if (root_ != zone)
+      throw std::logic_error(
+          "the platform's first zone must be the engine's root: build the "
+          "platform before any other zone");
+    return zone;
   }
   // What set_parent would copy from the parent: every zone of the tree shares the root's models.
   ::simgrid::kernel::routing::NetZoneImpl* impl = zone->get_impl();
