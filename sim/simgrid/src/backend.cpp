@@ -9,6 +9,7 @@
 #include <simgrid/s4u/Mailbox.hpp>
 
 #include "engine_setup.hpp"
+#include "memory_parts.hpp"
 #include "platform.hpp"
 #include "process_actor.hpp"
 #include "time_units.hpp"
@@ -18,17 +19,22 @@
 namespace tsunagi::sim::simgrid {
 namespace {
 
-std::unique_ptr<ProcessActor> start_actor(World& world, int index,
-                                          const runner::ProcessFactories& processes) {
-  auto actor =
-      std::make_unique<ProcessActor>(world, index, processes.make(world.table().row(index)));
-  ProcessActor* body = actor.get();
+// The rendezvous starts first: at time 0 it runs before any rank; relays come last.
+std::vector<int> start_order(World& world) {
+  std::vector<int> order;
+  order.reserve(static_cast<std::size_t>(world.process_count()));
+  order.push_back(world.table().rendezvous_index());
+  for (int index = 0; index < world.process_count(); ++index)
+    if (index != order.front()) order.push_back(index);
+  return order;
+}
+
+void start_actor(World& world, int index, ProcessActor& body) {
   const ActorSlot& slot = world.slot(index);
   const auto simgrid_actor =
-      sg4::Actor::create(world.table().row(index).label, slot.host, [body] { body->run(); });
+      sg4::Actor::create(world.table().row(index).label, slot.host, [&body] { body.run(); });
   // Receiver of the process's mailboxes: messages flow as soon as they are sent.
   world.completions().set_receiver(index, simgrid_actor);
-  return actor;
 }
 
 }  // namespace
@@ -40,20 +46,35 @@ runner::RunSummary run_simgrid_with(const scenario::Scenario& scenario,
   runner::claim_world_once("run_simgrid");  // one Engine per OS process, no rewinding its clock
   const std::unique_ptr<sg4::Engine> engine = make_engine();
   configure_engine(scenario, options);
+  MemoryParts memory;  // TSUNAGI_SIMGRID_MEMORY: what each part takes (memory_parts.hpp)
   const Platform platform =
       build_platform(scenario.network, platform_options(scenario), scenario::relay_slots(scenario));
+  memory.mark("platform (per host)", platform.hosts.size());
   World world(scenario, observer, platform);
+  const auto count = static_cast<std::size_t>(world.process_count());
+  memory.mark("world (per process)", count);
 
+  // Cores, adapters and SimGrid's actors are made in three passes, each in start order, so the
+  // memory of each part can be read apart; neither cores nor adapters touch SimGrid, so the
+  // actors start exactly as when each process was made whole in turn.
+  const std::vector<int> order = start_order(world);
+  std::vector<std::unique_ptr<Process>> cores;
+  cores.reserve(count);
+  for (int index : order) cores.push_back(processes.make(world.table().row(index)));
+  memory.mark("core processes", count);
   // Declared after the world, so actors (and the activities they hold) go first.
   std::vector<std::unique_ptr<ProcessActor>> actors;
-  actors.reserve(static_cast<std::size_t>(world.process_count()));
-  // The rendezvous starts first: at time 0 it runs before any rank; relays come last.
-  const int rendezvous = world.table().rendezvous_index();
-  actors.push_back(start_actor(world, rendezvous, processes));
-  for (int index = 0; index < world.process_count(); ++index)
-    if (index != rendezvous) actors.push_back(start_actor(world, index, processes));
+  actors.reserve(count);
+  for (std::size_t i = 0; i < order.size(); ++i)
+    actors.push_back(std::make_unique<ProcessActor>(world, order[i], std::move(cores[i])));
+  cores.clear();  // emptied by the moves
+  memory.mark("adapters", count);
+  for (std::size_t i = 0; i < order.size(); ++i) start_actor(world, order[i], *actors[i]);
+  memory.mark("SimGrid actors", count);
+  memory.mark_at_first_advance("first instant (stacks, steps)", count);
 
   engine->run();
+  memory.peak(count);
   return world.finish(to_ns(sg4::Engine::get_clock()));
 }
 

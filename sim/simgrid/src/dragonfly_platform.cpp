@@ -75,7 +75,8 @@ void add_router_routes(sg4::NetZone* top, const scenario::DragonflySpec& spec,
 Platform build_dragonfly_platform(const scenario::Network& network,
                                   const PlatformOptions& options) {
   const scenario::DragonflySpec& spec = *network.dragonfly;
-  sg4::NetZone* top = sg4::create_full_zone("dragonfly");
+  ZoneAssembly assembly;
+  sg4::NetZone* top = assembly.full_zone("dragonfly");
   const std::vector<scenario::HostSlot> slots = scenario::enumerate_hosts(network);
   std::vector<SwitchZones> routers;
   routers.reserve(network.switches.size());
@@ -83,15 +84,18 @@ Platform build_dragonfly_platform(const scenario::Network& network,
   std::size_t next_slot = 0;
   for (std::size_t r = 0; r < network.switches.size(); ++r) {
     const scenario::SwitchSpec& router = network.switches[r];
-    routers.push_back(create_switch(router, nullptr, false, top));
+    routers.push_back(create_switch(router, nullptr, false, top, assembly));
     next_slot = add_switch_hosts(routers[r], r, network, slots, next_slot, options, platform);
     // The rendezvous is an extra node on router 0, wired like its nodes (as on a tree's root).
     if (r == 0)
       platform.rendezvous = add_host(routers[r], kRendezvousHost, router,
                                      network.loopback_bandwidth, network.loopback_latency, options);
   }
-  add_router_routes(top, spec, routers, create_router_links(top, spec));
-  top->seal();
+  const LinkMap links = create_router_links(top, spec);
+  // The routes name the routers' zones, which join `top` first (a Full zone sizes its table by
+  // its components at the first route).
+  assembly.then(top, [&] { add_router_routes(top, spec, routers, links); });
+  assembly.finish(all_hosts(platform));
   return platform;
 }
 

@@ -24,6 +24,8 @@ constexpr std::array<const char*, 5> kNetworkModels = {"CM02", "LV08", "SMPI", "
 // Above this many actors, smaller stacks keep the memory and the kernel's map count in check
 // (100k actors with 8 MiB stacks do not fit; docs/simgrid.md).
 constexpr int kManyActors = 20000;
+// Blocks glibc may map at once above kManyActors: room for every actor's stack and then some.
+constexpr int kMaxMappedBlocks = 1 << 24;
 
 void check_network_model(const std::string& model) {
   if (std::find(kNetworkModels.begin(), kNetworkModels.end(), model) != kNetworkModels.end())
@@ -106,6 +108,12 @@ void configure_engine(const scenario::Scenario& scenario, const SimgridOptions& 
     // as mapped blocks are freed): 32,000 actors started at 4.45 GB instead of 0.75 GB. A fixed
     // threshold keeps stacks mapped, so only the pages an actor touches are resident.
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    // glibc maps at most 65,536 blocks at once (M_MMAP_MAX) and serves the rest from the heap,
+    // where each stack came out 138 KB resident instead of a few pages: at 100,000 processes
+    // 56 KB per actor instead of 9 KB (TSUNAGI_SIMGRID_MEMORY; docs/benchmarks.md). Adjacent
+    // stacks without guard pages merge into few memory maps, so the kernel's limit on maps
+    // (vm.max_map_count) is not what stops them.
+    mallopt(M_MMAP_MAX, kMaxMappedBlocks);
   }
   configure_paje(options.paje_file);
   apply_extra_config();

@@ -40,11 +40,14 @@ std::vector<int> parent_indices(const scenario::Network& network) {
 }
 
 // The WAN link of a cluster's root switch: its gateway is the cluster's router.
-void join_wan(sg4::NetZone* wan, const SwitchZones& root, const scenario::ClusterSpec& cluster) {
+void join_wan(sg4::NetZone* wan, const SwitchZones& root, const scenario::ClusterSpec& cluster,
+              ZoneAssembly& assembly) {
   const sg4::Link* link =
       duplex_link(wan, cluster.name + ".wan", cluster.wan_bandwidth, cluster.wan_latency);
-  wan->add_route(root.zone->get_netpoint(), nullptr, root.gateway, nullptr,
-                 {sg4::LinkInRoute(link, Direction::UP)}, true);
+  assembly.then(wan, [wan, root, link] {
+    wan->add_route(root.zone->get_netpoint(), nullptr, root.gateway, nullptr,
+                   {sg4::LinkInRoute(link, Direction::UP)}, true);
+  });
 }
 
 }  // namespace
@@ -87,29 +90,40 @@ std::size_t add_switch_hosts(const SwitchZones& sw, std::size_t s, const scenari
 }
 
 SwitchZones create_switch(const scenario::SwitchSpec& spec, const SwitchZones* parent,
-                          bool has_children, sg4::NetZone* top) {
+                          bool has_children, sg4::NetZone* top, ZoneAssembly& assembly) {
   SwitchZones sw;
-  sw.zone = sg4::create_star_zone("switch:" + spec.name);
-  if (parent != nullptr) sw.zone->set_parent(parent->zone);
-  if (parent == nullptr && top != nullptr) sw.zone->set_parent(top);
+  sw.zone = assembly.star_zone("switch:" + spec.name);
+  if (parent != nullptr) assembly.join(sw.zone, parent->zone);
+  if (parent == nullptr && top != nullptr) assembly.join(sw.zone, top);
   sw.leaf = sw.zone;
   if (has_children) {
-    sw.leaf = sg4::create_star_zone("switch:" + spec.name + "/hosts");
-    sw.leaf->set_parent(sw.zone);
+    sw.leaf = assembly.star_zone("switch:" + spec.name + "/hosts");
+    assembly.join(sw.leaf, sw.zone);
   }
   sw.gateway = sw.leaf->create_router("switch:" + spec.name + "/gw");
   if (has_children) {
     // Inside the switch, the leaf reaches everything through its gateway with no extra link:
     // the host links are already on the hosts' side of the gateway.
-    sw.zone->add_route(sw.leaf->get_netpoint(), nullptr, sw.gateway, nullptr, {}, true);
+    assembly.then(sw.zone, [sw] {
+      sw.zone->add_route(sw.leaf->get_netpoint(), nullptr, sw.gateway, nullptr, {}, true);
+    });
   }
   if (parent != nullptr) {
     const sg4::Link* uplink = duplex_link(parent->zone, spec.name + ".uplink",
                                           spec.uplink_bandwidth, spec.uplink_latency);
-    parent->zone->add_route(sw.zone->get_netpoint(), nullptr, sw.gateway, nullptr,
-                            {sg4::LinkInRoute(uplink, Direction::UP)}, true);
+    assembly.then(parent->zone, [into = parent->zone, sw, uplink] {
+      into->add_route(sw.zone->get_netpoint(), nullptr, sw.gateway, nullptr,
+                      {sg4::LinkInRoute(uplink, Direction::UP)}, true);
+    });
   }
   return sw;
+}
+
+std::vector<sg4::Host*> all_hosts(const Platform& platform) {
+  std::vector<sg4::Host*> hosts = platform.hosts;
+  if (platform.rendezvous != nullptr) hosts.push_back(platform.rendezvous);
+  hosts.insert(hosts.end(), platform.relays.begin(), platform.relays.end());
+  return hosts;
 }
 
 std::size_t root_switch_index(const scenario::Network& network) {
@@ -148,18 +162,19 @@ Platform build_platform(const scenario::Network& network, const PlatformOptions&
   const std::size_t root = root_switch_index(network);
   const std::vector<int> cluster_of = scenario::cluster_of_switches(network);
   const bool sites = scenario::has_site_rtt(network);
+  const std::vector<scenario::HostSlot> slots = scenario::enumerate_hosts(network);
+  ZoneAssembly assembly;
   sg4::NetZone* wan = network.clusters.empty() ? nullptr
-                      : sites                  ? sg4::create_full_zone("wan")
-                                               : sg4::create_star_zone("wan");
+                      : sites                  ? assembly.full_zone("wan")
+                                               : assembly.star_zone("wan");
   std::vector<SwitchZones> site_roots(network.clusters.size());
   const std::vector<int> parents = parent_indices(network);
   std::vector<bool> has_children(network.switches.size(), false);
   for (int parent : parents)
     if (parent >= 0) has_children[static_cast<std::size_t>(parent)] = true;
 
-  // Each switch is finished (hosts, links, routes) before the next one is created: SimGrid
-  // checks every new name against all zones in the tree, so a smaller tree builds faster.
-  const std::vector<scenario::HostSlot> slots = scenario::enumerate_hosts(network);
+  // Zones join the tree at the end (zone_assembly.hpp): SimGrid checks every new name against
+  // all zones of the tree, which would make the build quadratic.
   std::vector<SwitchZones> switches;
   switches.reserve(network.switches.size());
   Platform platform;
@@ -168,12 +183,12 @@ Platform build_platform(const scenario::Network& network, const PlatformOptions&
     const scenario::SwitchSpec& spec = network.switches[s];
     const SwitchZones* parent =
         parents[s] < 0 ? nullptr : &switches[static_cast<std::size_t>(parents[s])];
-    switches.push_back(create_switch(spec, parent, has_children[s], wan));
+    switches.push_back(create_switch(spec, parent, has_children[s], wan, assembly));
     const int cluster = cluster_of[s];
     if (wan != nullptr && parent == nullptr && sites)
       site_roots[static_cast<std::size_t>(cluster)] = switches[s];
     else if (wan != nullptr && parent == nullptr)
-      join_wan(wan, switches[s], network.clusters[static_cast<std::size_t>(cluster)]);
+      join_wan(wan, switches[s], network.clusters[static_cast<std::size_t>(cluster)], assembly);
     next_slot = add_switch_hosts(switches[s], s, network, slots, next_slot, options, platform);
     // The rendezvous gets a host of its own on the root switch, wired like the root's hosts.
     if (s == root)
@@ -189,11 +204,8 @@ Platform build_platform(const scenario::Network& network, const PlatformOptions&
       }
     }
   }
-  if (sites) join_site_backbone(wan, site_roots, network);
-  if (wan != nullptr)
-    wan->seal();
-  else
-    switches[root].zone->seal();  // seals the whole tree below it
+  if (sites) join_site_backbone(wan, site_roots, network, assembly);
+  assembly.finish(all_hosts(platform));  // joins and seals the whole tree
   return platform;
 }
 

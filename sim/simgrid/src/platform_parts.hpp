@@ -9,6 +9,7 @@
 #include <simgrid/s4u/NetZone.hpp>
 
 #include "platform.hpp"
+#include "zone_assembly.hpp"
 
 namespace tsunagi::sim::simgrid {
 
@@ -43,14 +44,18 @@ std::size_t add_switch_hosts(const SwitchZones& sw, std::size_t s, const scenari
                              const PlatformOptions& options, Platform& platform);
 
 // The zones of one switch under `parent` (nullptr: the root, placed under `top` when given,
-// else the platform's root zone) and its uplink into the parent.
+// else the platform's root zone) and its uplink into the parent; joins and routes go through
+// `assembly`, which joins the zones to the tree at its finish().
 SwitchZones create_switch(const scenario::SwitchSpec& spec, const SwitchZones* parent,
-                          bool has_children, sg4::NetZone* top);
+                          bool has_children, sg4::NetZone* top, ZoneAssembly& assembly);
+
+// Every host of the platform: processes' hosts, the rendezvous, relays.
+std::vector<sg4::Host*> all_hosts(const Platform& platform);
 
 // Sites on a backbone with one link per pair (site_backbone.cpp, issue 15): `roots` holds
 // each cluster's root switch, in cluster order; `wan` is a full zone.
 void join_site_backbone(sg4::NetZone* wan, const std::vector<SwitchZones>& roots,
-                        const scenario::Network& network);
+                        const scenario::Network& network, ZoneAssembly& assembly);
 
 // A Dragonfly (dragonfly_platform.cpp): called by build_platform for network.dragonfly.
 Platform build_dragonfly_platform(const scenario::Network& network, const PlatformOptions& options);

@@ -12,7 +12,7 @@
 namespace tsunagi::sim::simgrid {
 
 void join_site_backbone(sg4::NetZone* wan, const std::vector<SwitchZones>& roots,
-                        const scenario::Network& network) {
+                        const scenario::Network& network, ZoneAssembly& assembly) {
   std::vector<sg4::Link*> access;
   for (const scenario::ClusterSpec& cluster : network.clusters)
     access.push_back(
@@ -26,12 +26,15 @@ void join_site_backbone(sg4::NetZone* wan, const std::vector<SwitchZones>& roots
           duplex_link(wan, network.clusters[ia].name + "-" + network.clusters[ib].name,
                       network.backbone.bandwidth, scenario::backbone_latency(network, a, b));
       // a -> b: a's access link up, the pair's link, b's access link down; b -> a mirrored.
-      wan->add_route(
-          roots[ia].zone->get_netpoint(), roots[ib].zone->get_netpoint(), roots[ia].gateway,
-          roots[ib].gateway,
-          {sg4::LinkInRoute(access[ia], Direction::UP), sg4::LinkInRoute(backbone, Direction::UP),
-           sg4::LinkInRoute(access[ib], Direction::DOWN)},
-          true);
+      // Queued: the route names the sites' zones, which join the WAN zone at the end.
+      assembly.then(wan, [wan, from = roots[ia], to = roots[ib], up = access[ia], down = access[ib],
+                          backbone] {
+        wan->add_route(
+            from.zone->get_netpoint(), to.zone->get_netpoint(), from.gateway, to.gateway,
+            {sg4::LinkInRoute(up, Direction::UP), sg4::LinkInRoute(backbone, Direction::UP),
+             sg4::LinkInRoute(down, Direction::DOWN)},
+            true);
+      });
     }
   }
 }
