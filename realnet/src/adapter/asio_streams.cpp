@@ -91,37 +91,77 @@ void AsioProcess::log(const std::string& line) const {
   std::cerr << "[tsunagi " << options_.label << "] " << line << std::endl;
 }
 
+// A connection accepted and not yet handed on: what it is for is not known, or a throughput
+// probe has not yet proven the run's secret. One deadline covers both (issue 29, item 3): a
+// stranger's connection of any kind holds its descriptor at most purpose_timeout after the
+// accept; a frame connection is then watched by the core's handshake deadline from its accept.
+struct AsioProcess::PendingAccept {
+  PendingAccept(asio::io_context& io, tcp::socket s, std::chrono::milliseconds timeout)
+      : socket(std::move(s)), deadline(io, timeout) {}
+  tcp::socket socket;
+  asio::steady_timer deadline;
+  std::uint8_t purpose = 0;
+  BulkHeader bulk{};
+  bool settled = false;  // handed on or closed: the deadline no longer applies
+  void settle() {
+    settled = true;
+    deadline.cancel();
+  }
+};
+
 // The first byte says what the connection is for; a connection that closes before it (a
-// daemon checking that this one is up) leaves no trace. One that neither sends it nor closes
-// is closed after purpose_timeout: our own connections send it at once.
+// daemon checking that this one is up) leaves no trace. One that neither sends it (and, for a
+// throughput probe, its proof) nor closes is closed at the deadline: ours send both at once.
 void AsioProcess::on_accepted_socket(tcp::socket socket) {
-  auto pending = std::make_shared<tcp::socket>(std::move(socket));
-  auto purpose = std::make_shared<std::uint8_t>(0);
-  auto deadline = std::make_shared<asio::steady_timer>(io_, options_.purpose_timeout);
-  auto said = std::make_shared<bool>(false);  // the read ended: the deadline no longer applies
-  deadline->async_wait([pending, said](const boost::system::error_code& error) {
+  auto pending = std::make_shared<PendingAccept>(io_, std::move(socket), options_.purpose_timeout);
+  pending->deadline.async_wait([pending](const boost::system::error_code& error) {
     boost::system::error_code ignored;
-    if (!error && !*said) pending->close(ignored);  // the read below then ends with an error
+    if (!error && !pending->settled) pending->socket.close(ignored);  // the read then fails
   });
-  asio::async_read(*pending, asio::buffer(purpose.get(), 1),
-                   [this, pending, purpose, deadline, said](const boost::system::error_code& error,
-                                                            std::size_t) {
-                     *said = true;
-                     deadline->cancel();
-                     if (error || shut_down_) return;
-                     if (*purpose == kPurposeBulk) return serve_bulk_sink(pending);
-                     if (*purpose != kPurposeFrames) return;  // not one of ours: dropped
-                     boost::system::error_code ignored;
-                     pending->set_option(tcp::no_delay(true), ignored);
-                     const ConnId id = driver_.next_accepted_conn();
-                     auto conn = std::make_shared<Conn>(io_);
-                     conn->socket = std::move(*pending);
-                     conn->connected = true;
-                     conn->core_closed = driver_.exited();  // an exited process only drains
-                     conns_[id] = conn;
-                     if (!driver_.exited()) deliver(AcceptedInput{id});
-                     start_reading(id, conn, true);
+  asio::async_read(pending->socket, asio::buffer(&pending->purpose, 1),
+                   [this, pending](const boost::system::error_code& error, std::size_t) {
+                     if (error || shut_down_) return pending->settle();
+                     on_purpose(pending);
                    });
+}
+
+void AsioProcess::on_purpose(const std::shared_ptr<PendingAccept>& pending) {
+  if (pending->purpose == kPurposeBulk) {
+    asio::async_read(pending->socket, asio::buffer(pending->bulk),
+                     [this, pending](const boost::system::error_code& error, std::size_t) {
+                       if (error || shut_down_) return pending->settle();
+                       on_bulk_header(pending);
+                     });
+    return;
+  }
+  pending->settle();
+  boost::system::error_code ignored;
+  if (pending->purpose != kPurposeFrames) return pending->socket.close(ignored);  // not ours
+  pending->socket.set_option(tcp::no_delay(true), ignored);
+  const ConnId id = driver_.next_accepted_conn();
+  auto conn = std::make_shared<Conn>(io_);
+  conn->socket = std::move(pending->socket);
+  conn->connected = true;
+  conn->core_closed = driver_.exited();  // an exited process only drains
+  conns_[id] = conn;
+  if (!driver_.exited()) deliver(AcceptedInput{id});
+  start_reading(id, conn, true);
+}
+
+// A throughput probe's header: a sink only for one that proves the run's secret (a stranger's
+// is closed at once, its descriptor freed), and each proof only once.
+void AsioProcess::on_bulk_header(const std::shared_ptr<PendingAccept>& pending) {
+  pending->settle();
+  std::uint64_t bytes = 0;
+  if (!bulk_gate_.admit(pending->bulk, bytes)) {
+    if (!bulk_refusal_logged_) {
+      bulk_refusal_logged_ = true;
+      log("refused a throughput probe that does not prove the run's secret (logged once)");
+    }
+    boost::system::error_code ignored;
+    return pending->socket.close(ignored);
+  }
+  serve_bulk_sink(std::make_shared<tcp::socket>(std::move(pending->socket)), bytes);
 }
 
 void AsioProcess::connect(const ConnectCmd& cmd) {
@@ -297,12 +337,15 @@ void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
                     });
 }
 
-void AsioProcess::close(ConnId id) {
+void AsioProcess::close(ConnId id, bool refused) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
   const ConnPtr conn = it->second;
   conn->core_closed = true;
   if (!conn->connected) return drop(id, conn, false);  // gives up connecting
+  // A refused stranger gets no orderly close: waiting for its FIN let it keep the descriptor as
+  // long as it liked (issue 29, item 3). Whatever it sent unread makes the kernel reset it.
+  if (refused) return drop(id, conn, false);
   pump(id, conn);
 }
 
