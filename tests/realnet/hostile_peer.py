@@ -284,20 +284,21 @@ def flood(pid, where, n_idle, n_bulk, n_frames, seconds):
         if len(first) == len(strangers) and not held:
             break
         time.sleep(0.25)
+    still = set(daemon_sockets(pid).values())  # before the strangers close theirs
     for s in strangers.values():
         s.close()
-    never = [p for p in strangers if p not in first]
-    if never:
-        fail(f"{len(never)} strangers were never accepted, or still held at the end")
-    still = daemon_sockets(pid)
-    left = [p for p in strangers if p in still.values()]
-    if left:
-        fail(f"{len(left)} strangers' descriptors are still held after {3 * seconds + 30:.0f} s")
     worst = {}
-    for port in strangers:
+    for port in first:
         life = last[port] - first[port]
         worst[kinds[port]] = max(worst.get(kinds[port], 0.0), life)
     summary = ", ".join(f"{k} {v:.1f} s" for k, v in sorted(worst.items()))
+    left = [p for p in strangers if p in still]
+    if left:
+        fail(f"{len(left)} strangers' descriptors are still held after {3 * seconds + 30:.0f} s "
+             f"(the longest held: {summary})")
+    never = [p for p in strangers if p not in first]
+    if never:
+        fail(f"{len(never)} strangers were never accepted")
     if max(worst.values()) > seconds:
         fail(f"a stranger's descriptor was held longer than {seconds:.0f} s ({summary})")
     print(f"ok: every stranger's descriptor was freed; the longest held: {summary}")

@@ -136,7 +136,10 @@ void AsioProcess::on_purpose(const std::shared_ptr<PendingAccept>& pending) {
   }
   pending->settle();
   boost::system::error_code ignored;
-  if (pending->purpose != kPurposeFrames) return pending->socket.close(ignored);  // not ours
+  if (pending->purpose != kPurposeFrames) {  // not ours: the descriptor is freed at once
+    pending->socket.close(ignored);
+    return;
+  }
   pending->socket.set_option(tcp::no_delay(true), ignored);
   const ConnId id = driver_.next_accepted_conn();
   auto conn = std::make_shared<Conn>(io_);
@@ -159,7 +162,8 @@ void AsioProcess::on_bulk_header(const std::shared_ptr<PendingAccept>& pending) 
       log("refused a throughput probe that does not prove the run's secret (logged once)");
     }
     boost::system::error_code ignored;
-    return pending->socket.close(ignored);
+    pending->socket.close(ignored);
+    return;
   }
   serve_bulk_sink(std::make_shared<tcp::socket>(std::move(pending->socket)), bytes);
 }
