@@ -104,7 +104,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   std::function<void(const ExitCmd&)> on_exit;
 
   // The commands (tsunagi::perform_commands; DrivenProcess does trace and report) and the
-  // clock they run by: asio_process.cpp, asio_streams.cpp, asio_probes.cpp.
+  // clock they run by: asio_process.cpp, asio_streams.cpp, asio_accept.cpp, asio_probes.cpp.
   TimeNs now() const;
   void recycle_received(Bytes&& bytes);
   void connect(const ConnectCmd& cmd);
@@ -155,10 +155,10 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void wait_for_next_timer();
   void fire_due_timers();
 
-  // asio_streams.cpp: TCP connections
+  // asio_streams.cpp, asio_accept.cpp: TCP connections
   void accept_next();
   void accept_later(const boost::system::error_code& error);
-  struct PendingAccept;  // asio_streams.cpp: a connection that has not said what it is for
+  struct PendingAccept;  // asio_accept.cpp: a connection that has not said what it is for
   void on_accepted_socket(tcp::socket socket);
   void on_purpose(const std::shared_ptr<PendingAccept>& pending);
   void on_bulk_header(const std::shared_ptr<PendingAccept>& pending);
