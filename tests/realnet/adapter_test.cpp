@@ -9,24 +9,14 @@
 #include <thread>
 
 #include "adapter/asio_process.hpp"
+#include "scripted_core.hpp"
 
 namespace rn = tsunagi::realnet;
 using namespace tsunagi;
 
 namespace {
 
-// A core that runs a script: `on_input` sees every input and may emit commands.
-class ScriptedCore final : public Process {
- public:
-  using Script = std::function<void(const Input&, std::function<void(Command)>)>;
-  explicit ScriptedCore(Script script) : script_(std::move(script)) {}
-  void handle(Input& input) override {
-    script_(input, [this](Command command) { emit(std::move(command)); });
-  }
-
- private:
-  Script script_;
-};
+using realnet_test::ScriptedCore;
 
 rn::AdapterOptions loopback_options() {
   auto config = std::make_shared<ProtocolConfig>();

@@ -52,7 +52,7 @@ start_rendezvous() {
 
 # 1. Out of descriptors: 70 idle connections against 64 descriptors.
 start_rendezvous 64 starved
-python3 "$PEER" idle "$PID" "$WHERE" 70 || fail "idle connections"
+python3 "$PEER" idle "$PID" "$WHERE" 70 "$SECRET" || fail "idle connections"
 logged=$(grep -c "cannot accept connections" "$WORK/starved.err" || true)
 [ "$logged" -eq 1 ] || { cat "$WORK/starved.err" >&2; fail "out of descriptors logged $logged times, expected once"; }
 echo "ok: running out of descriptors was logged once"

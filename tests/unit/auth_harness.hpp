@@ -3,6 +3,9 @@
 // with another, as a stranger would. Used by test_hostile_auth.cpp.
 #pragma once
 
+#include <algorithm>
+#include <optional>
+#include <set>
 #include <string>
 
 #include "hostile_harness.hpp"
@@ -79,6 +82,21 @@ inline std::vector<wire::Frame> accept_initiator(Driven& role, ConnId conn,
     role.frame(conn, fake);
   }
   return {sent.begin() + 1, sent.end()};
+}
+
+// Plays the backend's clock up to `until`: fires every timer the role armed that is due, in
+// time order, each once (firing may arm the next).
+inline void advance_to(Driven& role, TimeNs until, std::set<std::uint64_t>& fired) {
+  while (true) {
+    std::optional<ArmTimerCmd> due;
+    for (const ArmTimerCmd& t : role.all<ArmTimerCmd>())
+      if (t.at <= until && !fired.count(t.timer) && (!due || t.at < due->at)) due = t;
+    if (!due) break;
+    fired.insert(due->timer);
+    role.now = std::max(role.now, due->at);
+    role.input(TimerFiredInput{due->timer});
+  }
+  role.now = until;
 }
 
 }  // namespace tsunagi::hostile

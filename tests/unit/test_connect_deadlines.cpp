@@ -111,3 +111,33 @@ TEST_CASE(
   CHECK(refused == std::vector<ConnId>{3});
   CHECK(conns.size() == 2);
 }
+
+// Issue 29, item 5: the initiator's side has a deadline too. A connection that connected but
+// whose acceptor has not proven the run's secret is overdue like one still connecting.
+TEST_CASE(
+    "connect deadlines: an outgoing connection whose acceptor never proved itself is given up") {
+  struct Conn {
+    bool outgoing = false;
+    bool up = false;
+    tsunagi::auth::Handshake auth;
+  };
+  std::map<ConnId, Conn> conns;
+  conns[1].outgoing = true;  // connected, the acceptor silent
+  conns[1].up = true;
+  conns[1].auth.stage = tsunagi::auth::Stage::AwaitChallenge;
+  conns[2].outgoing = true;  // connected and proved itself: open
+  conns[2].up = true;
+  conns[3].outgoing = true;  // proved itself, never answered the proof
+  conns[3].up = true;
+  conns[3].auth.stage = tsunagi::auth::Stage::AwaitAccept;
+  ConnectDeadlines deadlines;
+  std::optional<ArmTimerCmd> timer;
+  for (ConnId id = 1; id <= 3; ++id)
+    if (auto armed = deadlines.add(id, 1000)) timer = armed;
+  REQUIRE(timer);
+  std::vector<ConnId> given_up;
+  deadlines.expire(
+      timer->timer, 1000, conns, [&](ConnId id) { given_up.push_back(id); },
+      [&](ConnId) { FAIL("no accepted connection here"); });
+  CHECK(given_up == std::vector<ConnId>{1, 3});
+}

@@ -228,21 +228,6 @@ TEST_CASE("auth: a stranger cannot attach to a relay or link to it", "[hostile][
 
 namespace {
 
-// Plays the backend's clock up to `until`: fires every timer the role armed that is due, in
-// time order, each once (firing may arm the next).
-void advance_to(Driven& role, TimeNs until, std::set<std::uint64_t>& fired) {
-  while (true) {
-    std::optional<ArmTimerCmd> due;
-    for (const ArmTimerCmd& t : role.all<ArmTimerCmd>())
-      if (t.at <= until && !fired.count(t.timer) && (!due || t.at < due->at)) due = t;
-    if (!due) break;
-    fired.insert(due->timer);
-    role.now = std::max(role.now, due->at);
-    role.input(TimerFiredInput{due->timer});
-  }
-  role.now = until;
-}
-
 // Accepts a silent stranger, a connection that proves itself and one that stops half-way, then
 // plays the clock: nobody is refused before the deadline, only the two at it, with the reason.
 void check_handshake_deadline(Driven& role, const wire::Frame& proper_first) {

@@ -79,7 +79,7 @@ class ToyAdapter final : public runner::DrivenProcess<ToyAdapter> {
     performed.push_back("connect done");
   }
   void send(SendCmd&) { performed.push_back("send"); }
-  void close(ConnId) { performed.push_back("close"); }
+  void close(ConnId, bool) { performed.push_back("close"); }
   void arm_timer(const ArmTimerCmd&) { performed.push_back("arm"); }
   void start_rtt_probe(const ProbeRttCmd&) { throw std::runtime_error("probe broke"); }
   void start_throughput_probe(const ProbeThroughputCmd& cmd) {

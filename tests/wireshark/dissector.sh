@@ -39,7 +39,7 @@ broken("type", header(19) + 2, b"\x1e")                                # 30: pas
 broken("string", header(2) + 32 + 4, struct.pack("<I", 300))           # register's endpoint
 broken("list", header(4) + 32 + 4, struct.pack("<I", 1000))            # rtt_report's near list
 ping = data.find(b"P" + struct.pack("<Q", 11) + struct.pack("<I", 1))
-broken("probe", ping + 20, b"\x01")                                    # padding must be zeros
+broken("probe", ping + 40, b"\x01")                                    # padding must be zeros
 PY
 while IFS='|' read -r name why; do
   /usr/bin/python3 "$DECODE" broken "$LUA" "$WORK/$name.pcap" "$why" | sed "s/^/$name: /"

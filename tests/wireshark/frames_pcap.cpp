@@ -9,9 +9,9 @@
 //   * TCP 40001 -> 7000 (ns-3's port): every frame type, in order; one frame split over two
 //     segments, two frames in one segment;
 //   * TCP 40002 -> 35000 (a realnet kernel port): 'F', then a hello and a register (heuristic);
-//   * TCP 40003 -> 35000: realnet's throughput transfer 'B' + size + zeros, answered 'A';
+//   * TCP 40003 -> 35000: realnet's throughput transfer 'B' + size + proof + zeros, answered 'A';
 //   * TCP 40004 -> 17000: ns-3's bulk port, its 24-byte header and zeros;
-//   * UDP 40005 -> 14100 and 40006 -> 35000: a ping and its pong each.
+//   * UDP 40005 -> 14100 and 40006 -> 35000: a ping and its pong each (realnet's with a nonce).
 #include <array>
 #include <cstdint>
 #include <fstream>
@@ -27,6 +27,13 @@ namespace {
 using tsunagi::Rank;
 using tsunagi::wire::Bytes;
 namespace w = tsunagi::wire;
+
+// `n` bytes counting up from `from`: known, non-zero filling for nonces and MACs.
+Bytes counting(std::uint8_t from, std::size_t n) {
+  Bytes b(n);
+  for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(from + i);
+  return b;
+}
 
 void put(Bytes& out, std::uint64_t value, int bytes, bool big_endian) {
   for (int i = 0; i < bytes; ++i) {
@@ -168,11 +175,6 @@ std::vector<w::Frame> every_frame_type() {
   f.push_back(w::make_release());
   // The handshake (docs/security.md) with known bytes, encoded as the core encodes any frame:
   // a nonce 0x00..0x0f, a second nonce 0x10..0x1f, MACs 0x20..0x3f.
-  const auto counting = [](std::uint8_t from, std::size_t n) {
-    Bytes b(n);
-    for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(from + i);
-    return b;
-  };
   const auto handshake_frame = [](w::FrameType type, Bytes payload) {
     w::Frame frame;
     frame.type = type;
@@ -188,10 +190,16 @@ std::vector<w::Frame> every_frame_type() {
   return f;
 }
 
-Bytes probe(std::uint8_t kind, std::uint64_t id, std::uint32_t sample) {
+// ns-3's pings pad with zeros after the sample number; realnet's carry the probe's 16-byte
+// nonce there first (docs/security.md).
+Bytes probe(std::uint8_t kind, std::uint64_t id, std::uint32_t sample, bool nonce = false) {
   Bytes datagram{kind};
   put(datagram, id, 8, false);
   put(datagram, sample, 4, false);
+  if (nonce) {
+    const Bytes n = counting(0xa0, 16);
+    datagram.insert(datagram.end(), n.begin(), n.end());
+  }
   datagram.resize(64, 0);
   return datagram;
 }
@@ -229,7 +237,10 @@ int main(int argc, char** argv) {
   Stream transfer(pcap, 40003, 35000);
   Bytes head{'B'};
   put(head, 3000, 8, false);
-  head.resize(head.size() + 1000, 0);
+  const Bytes proof = counting(0x10, 48);  // the nonce and MAC (probe_auth.hpp)
+  head.insert(head.end(), proof.begin(), proof.end());
+  transfer.send(head);
+  head.assign(1000, 0);
   transfer.send(head);
   transfer.send(Bytes(2000, 0));
   transfer.send(Bytes{'A'}, false);
@@ -243,8 +254,8 @@ int main(int argc, char** argv) {
   bulk.send(Bytes(1000, 0));
   pcap.packet(17, 40005, 14100, true, probe('P', 11, 1));
   pcap.packet(17, 40005, 14100, false, probe('Q', 11, 1));
-  pcap.packet(17, 40006, 35000, true, probe('P', 12, 2));
-  pcap.packet(17, 40006, 35000, false, probe('Q', 12, 2));
+  pcap.packet(17, 40006, 35000, true, probe('P', 12, 2, true));
+  pcap.packet(17, 40006, 35000, false, probe('Q', 12, 2, true));
   if (!pcap.ok()) {
     std::cerr << "cannot write " << argv[1] << '\n';
     return 1;

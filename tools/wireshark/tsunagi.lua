@@ -6,9 +6,10 @@
 -- Decodes, on every backend that moves real packets (ns-3, realnet):
 --   * protocol frames over TCP (model/include/tsunagi/model/wire.hpp: a 32-byte little-endian
 --     header, the payload of the frame's type (messages.hpp), then `filler` zero bytes);
---   * RTT probes over UDP: 'P' ping / 'Q' pong, probe id (u64), sample (u32), zero padding;
+--   * RTT probes over UDP: 'P' ping / 'Q' pong, probe id (u64), sample (u32), on realnet the
+--     probe's 16-byte nonce (docs/security.md), zero padding;
 --   * throughput probes over TCP: ns-3's bulk port (24-byte header: prober, probe id, size),
---     realnet's 'B' connections (size, then the bytes; the sink answers 'A').
+--     realnet's 'B' connections (size, nonce, MAC, then the bytes; the sink answers 'A').
 -- Ports: ns-3 listens on TCP 7000 + slot (frames), TCP 17000 + slot (bulk) and UDP 14100 + slot
 -- (probes). realnet's ports are the kernel's (or 7100 for a rendezvous in namespaces / on
 -- clusters), so realnet traffic is found by heuristics: a stream that opens with 'F' and a
@@ -108,6 +109,7 @@ local probe_kinds = { [0x50] = "ping (P)", [0x51] = "pong (Q)" }
 pf.kind = ProtoField.uint8("tsunagi_probe.kind", "Kind", base.HEX, probe_kinds)
 pf.id = ProtoField.uint64("tsunagi_probe.id", "Probe id", base.DEC)
 pf.sample = ProtoField.uint32("tsunagi_probe.sample", "Sample", base.DEC)
+pf.nonce = ProtoField.bytes("tsunagi_probe.nonce", "Nonce (realnet)")
 pf.padding = ProtoField.uint32("tsunagi_probe.padding", "Zero padding (bytes)", base.DEC)
 local probe_malformed = ProtoExpert.new("tsunagi_probe.malformed", "Malformed tsunagi probe",
                                         expert.group.MALFORMED, expert.severity.ERROR)
@@ -117,6 +119,7 @@ local bf = tbulk.fields
 bf.prober = ProtoField.uint64("tsunagi_bulk.prober", "Prober process index (ns-3)", base.DEC)
 bf.id = ProtoField.uint64("tsunagi_bulk.probe_id", "Probe id", base.DEC)
 bf.size = ProtoField.uint64("tsunagi_bulk.size", "Transfer size", base.DEC)
+bf.proof = ProtoField.bytes("tsunagi_bulk.proof", "Nonce and MAC (realnet)")
 bf.data = ProtoField.uint32("tsunagi_bulk.data", "Transfer bytes in this segment", base.DEC)
 bf.ack = ProtoField.uint8("tsunagi_bulk.ack", "Sink's confirmation (A)", base.HEX)
 
@@ -489,14 +492,19 @@ local function pdu_length(tvb, offset)
   return HEADER + tvb(offset + 20, 4):le_uint() + tvb(offset + 24, 8):le_uint64():tonumber()
 end
 
--- realnet's 'B' stream: 'B', the size (u64), then that many zero bytes; the sink answers 'A'.
+-- realnet's 'B' stream: 'B', the size (u64), a 16-byte nonce and a 32-byte MAC proving the
+-- run's secret, then that many zero bytes; the sink answers 'A'.
+local BULK_HEADER = 1 + 8 + 16 + 32
 local function dissect_realnet_bulk(tvb, pinfo, tree, at_start)
   pinfo.cols.protocol = "tsunagi"
   local item = tree:add(tbulk, tvb(), "tsunagi throughput transfer (realnet)")
-  if at_start and tvb(0, 1):uint() == 0x42 and tvb:len() >= 9 then
+  if at_start and tvb(0, 1):uint() == 0x42 and tvb:len() >= BULK_HEADER then
     item:add(f.stream_kind, tvb(0, 1))
     item:add_le(bf.size, tvb(1, 8))
-    if tvb:len() > 9 then item:add(bf.data, tvb(9), tvb:len() - 9) end
+    item:add(bf.proof, tvb(9, 48))
+    if tvb:len() > BULK_HEADER then
+      item:add(bf.data, tvb(BULK_HEADER), tvb:len() - BULK_HEADER)
+    end
     pinfo.cols.info = string.format("throughput transfer of %d bytes", tvb(1, 8):le_uint64():tonumber())
   elseif tvb:len() == 1 and tvb(0, 1):uint() == 0x41 then
     item:add(bf.ack, tvb(0, 1))
@@ -542,15 +550,22 @@ end
 
 -- ---------------------------------------------------------------- RTT probes (UDP)
 
+-- Zeros from `from` to the end.
+local function zeros_from(tvb, from)
+  for i = from, tvb:len() - 1 do
+    if tvb(i, 1):uint() ~= 0 then return false end
+  end
+  return true
+end
+
+-- ns-3's pings pad with zeros after the 13-byte header; realnet's carry a 16-byte nonce first.
+local NONCE_END = 13 + 16
 local function probe_shape_ok(tvb)
   local n = tvb:len()
   if n < 13 then return false end
   local kind = tvb(0, 1):uint()
   if kind ~= 0x50 and kind ~= 0x51 then return false end
-  for i = 13, n - 1 do
-    if tvb(i, 1):uint() ~= 0 then return false end
-  end
-  return true
+  return zeros_from(tvb, 13) or (n >= NONCE_END and zeros_from(tvb, NONCE_END))
 end
 
 function tprobe.dissector(tvb, pinfo, tree)
@@ -565,7 +580,12 @@ function tprobe.dissector(tvb, pinfo, tree)
   item:add(pf.kind, tvb(0, 1))
   item:add_le(pf.id, tvb(1, 8))
   item:add_le(pf.sample, tvb(9, 4))
-  item:add(pf.padding, tvb(13), tvb:len() - 13)
+  local padding_at = 13
+  if not zeros_from(tvb, 13) then
+    item:add(pf.nonce, tvb(13, 16))
+    padding_at = NONCE_END
+  end
+  item:add(pf.padding, tvb(padding_at), tvb:len() - padding_at)
   pinfo.cols.info = string.format("%s probe %d sample %d, %d bytes",
                                   tvb(0, 1):uint() == 0x50 and "ping" or "pong",
                                   tvb(1, 8):le_uint64():tonumber(), tvb(9, 4):le_uint(), tvb:len())
@@ -604,12 +624,10 @@ local function tcp_heuristic(tvb, pinfo, tree)
   local n = tvb:len()
   local at = 0
   local first = tvb(0, 1):uint()
-  if first == 0x42 and n >= 9 and tcp_seq() and tcp_seq().value == 1 then
+  if first == 0x42 and n >= BULK_HEADER and tcp_seq() and tcp_seq().value == 1 then
     local size = tvb(1, 8):le_uint64():tonumber()
     if size == 0 or size > 2 ^ 34 then return false end
-    for i = 9, n - 1 do
-      if tvb(i, 1):uint() ~= 0 then return false end
-    end
+    if not zeros_from(tvb, BULK_HEADER) then return false end
     pinfo.conversation = tsunagi
     tsunagi.dissector(tvb, pinfo, tree)
     return true

@@ -4,6 +4,9 @@
 #include "wire/rank_checks.hpp"
 
 namespace tsunagi {
+namespace {
+constexpr const char* kClosedUnproven = "closed before proving the run's secret";
+}  // namespace
 
 std::unique_ptr<Process> make_node() {
   return std::make_unique<Node>();
@@ -89,10 +92,21 @@ void Node::on_connected(ConnId id) {
   Conn& c = it->second;
   connect_deadlines_.settle(id);
   for (SendCmd& cmd : wire::mark_connected(c)) emit(std::move(cmd));
-  if (c.purpose == wire::ConnPurpose::Static) {
-    static_peer_up(c.peer, id);
-    static_connect_settled(c);
-  }
+  // Connects are paced by TCP (the next static connect may start); the peer is up only once it
+  // has proven the run's secret, which it must do by the initiator's handshake deadline.
+  static_connect_settled(c);
+  if (c.auth.open()) return on_outgoing_open(id);  // the run does not authenticate
+  if (auto timer = connect_deadlines_.add(id, now_ + wire::kInitiatorHandshakeTimeout))
+    emit(*timer);
+}
+
+// An outgoing connection is up: connected, and its acceptor proved the run's secret. Before
+// issue 29 static peers, shortcuts and relays counted as up at the TCP connect, so a silent
+// listener on a peer's port passed for the peer.
+void Node::on_outgoing_open(ConnId id) {
+  connect_deadlines_.settle(id);
+  Conn& c = conns_.at(id);
+  if (c.purpose == wire::ConnPurpose::Static) static_peer_up(c.peer, id);
   if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_up(c.peer, id, true);
   if (c.purpose == wire::ConnPurpose::Relay) relay_up(id);
 }
@@ -101,8 +115,11 @@ void Node::on_connected(ConnId id) {
 void Node::on_timer(std::uint64_t timer) {
   if (wire::ConnectDeadlines::is_deadline_timer(timer)) {
     const auto give_up = [this](ConnId id) {
-      emit(CloseCmd{id});
-      on_connect_failed({id, ConnectFailure::TimedOut});
+      const Conn& c = conns_.at(id);
+      const bool silent = c.up;  // connected: the acceptor never proved the secret
+      if (silent) trace("handshake_timed_out", {{"peer", c.peer}});
+      emit(CloseCmd{id, silent});
+      on_connect_failed({id, ConnectFailure::TimedOut}, silent ? wire::kSilentAcceptorReason : "");
     };
     const auto unproven = [this](ConnId id) { reject(id, wire::kUnprovenReason); };
     if (auto next = connect_deadlines_.expire(timer, now_, conns_, give_up, unproven)) emit(*next);
@@ -119,7 +136,7 @@ void Node::on_accepted(ConnId id) {
   if (auto timer = wire::watch_handshake(connect_deadlines_, key_, id, now_)) emit(*timer);
 }
 
-void Node::on_connect_failed(const ConnectFailedInput& in) {
+void Node::on_connect_failed(const ConnectFailedInput& in, const std::string& why) {
   connect_deadlines_.settle(in.conn);
   auto it = conns_.find(in.conn);
   if (it == conns_.end()) return;
@@ -130,14 +147,14 @@ void Node::on_connect_failed(const ConnectFailedInput& in) {
   trace("connect_failed", {{"peer", c.peer}, {"reason", reasons[static_cast<int>(in.reason)]}});
   if (in.conn == rendezvous_conn_) {
     phase_ = Phase::Exited;
-    emit(ExitCmd{false, "cannot reach the rendezvous"});
+    emit(ExitCmd{false, "cannot reach the rendezvous" + (why.empty() ? "" : ": " + why)});
     return;
   }
   if (c.purpose == wire::ConnPurpose::Static) {
     // Only we connect (the lower rank): the peer would wait for us forever. Direct: it tries too.
     if (!direct_routing()) send_frame(rendezvous_conn_, wire::make_peer_unreachable(rank_, c.peer));
     static_peer_failed(c.peer);
-    static_connect_settled(c);
+    if (!c.up) static_connect_settled(c);  // a connected one was settled at its connect
   }
   if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_pending_.erase(c.peer);
   if (c.purpose == wire::ConnPurpose::Relay) relay_gone(in.conn, "relay_attach_failed");
@@ -154,17 +171,28 @@ void Node::reject(ConnId id, const std::string& reason) {
   auto it = conns_.find(id);
   Rank peer = it == conns_.end() ? kNoRank : it->second.peer;
   trace("frame_rejected", {{"peer", peer}, {"reason", reason}});
+  const bool unproven = it != conns_.end() && !it->second.auth.open();
+  if (unproven && it->second.outgoing) {
+    // Our own connection, to something that is not of the run: the peer was never up, so this
+    // is a failed connect (reported, routed around), not a lost link.
+    emit(CloseCmd{id, true});
+    return on_connect_failed({id, ConnectFailure::Refused}, reason);
+  }
   // Closing looks the same to us as the peer closing: reuse that path, then tell the backend.
   on_closed(id);
-  emit(CloseCmd{id});
+  emit(CloseCmd{id, unproven});
 }
 
 void Node::on_frame(ConnId id, wire::Frame frame) {
   using wire::FrameType;
   Conn& c = conns_.at(id);
+  const bool opening = c.outgoing && !c.auth.open();
   wire::Admitted admitted = wire::admit(c, id, frame, key_);
   for (SendCmd& cmd : admitted.send) emit(std::move(cmd));
   if (admitted.reject) return reject(id, *admitted.reject);
+  // The acceptor's proof checked out. That frame (auth_accept) is the handshake's, never the
+  // role's; opening may retire the connection (a duplicate shortcut), so nothing follows.
+  if (opening && c.auth.open()) return on_outgoing_open(id);
   if (!admitted.deliver) return;
   if (frame.type == FrameType::Hello) return on_hello(id, frame);
   if (!c.up) return reject(id, "frame before hello");
@@ -264,6 +292,9 @@ void Node::on_closed(ConnId id) {
     conns_.erase(it);
     return;
   }
+  // Ours, closed before the acceptor proved itself: it never was up, the connect failed.
+  if (it->second.outgoing && !it->second.auth.open())
+    return on_connect_failed({id, ConnectFailure::Refused}, kClosedUnproven);
   Rank peer = it->second.peer;
   auto purpose = it->second.purpose;
   forget_counts(it->second);

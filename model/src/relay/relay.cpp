@@ -68,8 +68,10 @@ ConnId Relay::open(const Endpoint& to) {
 void Relay::on_timer(std::uint64_t timer) {
   if (!wire::ConnectDeadlines::is_deadline_timer(timer)) return;
   const auto give_up = [this](ConnId id) {
-    emit(CloseCmd{id});
-    on_connect_failed({id, ConnectFailure::TimedOut});
+    const bool silent = conns_.at(id).up;  // connected: the acceptor never proved the secret
+    if (silent) trace("handshake_timed_out", {});
+    emit(CloseCmd{id, silent});
+    on_connect_failed({id, ConnectFailure::TimedOut}, silent ? wire::kSilentAcceptorReason : "");
   };
   const auto unproven = [this](ConnId id) { reject(id, wire::kUnprovenReason); };
   if (auto next = connect_deadlines_.expire(timer, now_, conns_, give_up, unproven)) emit(*next);
@@ -95,13 +97,21 @@ void Relay::on_connected(ConnId id) {
   Conn& c = it->second;
   connect_deadlines_.settle(id);
   for (SendCmd& cmd : wire::mark_connected(c)) emit(std::move(cmd));
-  if (c.kind != PeerKind::Relay) return;
+  if (c.auth.open()) return on_outgoing_open(id);  // the run does not authenticate
+  // Up only once the acceptor has proven the run's secret, by the initiator's deadline.
+  if (auto timer = connect_deadlines_.add(id, now_ + wire::kInitiatorHandshakeTimeout))
+    emit(*timer);
+}
+
+void Relay::on_outgoing_open(ConnId id) {
+  connect_deadlines_.settle(id);
+  if (conns_.at(id).kind != PeerKind::Relay) return;
   --attempts_open_;
   link_up(id);
   advertise();
 }
 
-void Relay::on_connect_failed(const ConnectFailedInput& in) {
+void Relay::on_connect_failed(const ConnectFailedInput& in, const std::string& why) {
   connect_deadlines_.settle(in.conn);
   auto it = conns_.find(in.conn);
   if (it == conns_.end()) return;
@@ -109,7 +119,7 @@ void Relay::on_connect_failed(const ConnectFailedInput& in) {
   conns_.erase(it);
   if (in.conn == rendezvous_conn_) {
     exited_ = true;
-    emit(ExitCmd{false, "cannot reach the rendezvous"});
+    emit(ExitCmd{false, "cannot reach the rendezvous" + (why.empty() ? "" : ": " + why)});
     return;
   }
   if (c.kind != PeerKind::Relay) return;
@@ -127,8 +137,15 @@ void Relay::on_received(const ReceivedInput& in) {
 
 void Relay::reject(ConnId id, const std::string& reason) {
   trace("frame_rejected", {{"reason", reason}});
+  auto it = conns_.find(id);
+  const bool unproven = it != conns_.end() && !it->second.auth.open();
+  if (unproven && it->second.outgoing) {
+    // Our own connection, to something that is not of the run: a failed connect.
+    emit(CloseCmd{id, true});
+    return on_connect_failed({id, ConnectFailure::Refused}, reason);
+  }
   on_closed(id);
-  emit(CloseCmd{id});
+  emit(CloseCmd{id, unproven});
 }
 
 void Relay::on_closed(ConnId id) {
@@ -138,6 +155,10 @@ void Relay::on_closed(ConnId id) {
     conns_.erase(it);
     return;
   }
+  // Ours, closed before the acceptor proved itself: it never was up, the connect failed.
+  if (it->second.outgoing && !it->second.auth.open())
+    return on_connect_failed({id, ConnectFailure::Refused},
+                             "closed before proving the run's secret");
   const Conn c = std::move(it->second);
   conns_.erase(it);
   switch (c.kind) {
@@ -170,9 +191,12 @@ void Relay::on_closed(ConnId id) {
 void Relay::on_frame(ConnId id, wire::Frame frame) {
   using wire::FrameType;
   Conn& c = conns_.at(id);
+  const bool opening = c.outgoing && !c.auth.open();
   wire::Admitted admitted = wire::admit(c, id, frame, key_);
   for (SendCmd& cmd : admitted.send) emit(std::move(cmd));
   if (admitted.reject) return reject(id, *admitted.reject);
+  // The acceptor's proof (auth_accept, the handshake's frame) checked out: the link is up.
+  if (opening && c.auth.open()) return on_outgoing_open(id);
   if (!admitted.deliver) return;
   if (c.kind == PeerKind::Unknown) return on_first_frame(id, frame);
   const bool carries_data = frame.type == FrameType::Data || frame.type == FrameType::Undeliverable;

@@ -39,7 +39,9 @@ class Relay final : public Process {
   void on_connected(ConnId id);
   void on_accepted(ConnId id);
   void on_timer(std::uint64_t timer);
-  void on_connect_failed(const ConnectFailedInput& in);
+  // `why`: connected, but the acceptor did not prove the run's secret (issue 29).
+  void on_connect_failed(const ConnectFailedInput& in, const std::string& why = "");
+  void on_outgoing_open(ConnId id);
   void on_received(const ReceivedInput& in);
   void on_closed(ConnId id);
   void on_frame(ConnId id, wire::Frame frame);

@@ -73,9 +73,10 @@ void Rendezvous::on_received(const ReceivedInput& in) {
 
 void Rendezvous::reject(ConnId id, const std::string& reason) {
   emit(TraceCmd{"frame_rejected", {{"peer", conns_[id].rank}, {"reason", reason}}});
+  const bool unproven = !conns_[id].auth.open();  // a stranger: its descriptor freed at once
   conns_.erase(id);
   relays_.remove(id);
-  emit(CloseCmd{id});
+  emit(CloseCmd{id, unproven});
 }
 
 // Refused but kept: a registered rank repeating itself. Closing its connection would end the

@@ -180,6 +180,14 @@ std::optional<DecodeError> Deframer::parse_header() {
                        std::to_string(max_payload(type)) + " for a " + to_string(type) + " frame"};
   }
   if (filler > kMaxFiller) return DecodeError{"oversized filler: " + std::to_string(filler)};
+  if (unauthenticated_ && length > kUnauthenticatedPayload) {
+    return DecodeError{"oversized payload before authentication: " + std::to_string(length) +
+                       " bytes > " + std::to_string(kUnauthenticatedPayload) + " for a " +
+                       to_string(type) + " frame"};
+  }
+  if (unauthenticated_ && filler > 0)
+    return DecodeError{std::string("filler before authentication on a ") + to_string(type) +
+                       " frame"};
   Frame f;
   f.type = type;
   f.hops = h[4];

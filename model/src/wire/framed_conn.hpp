@@ -62,8 +62,9 @@ class ConnectDeadlines {
     next = rearm();
     return due;
   }
-  // fire() for a role: each overdue connection of `conns` still connecting is handed to
-  // `give_up` (which closes it and takes it as ConnectFailed{TimedOut}), each overdue accepted
+  // fire() for a role: each overdue connection of `conns` still connecting, or connected to an
+  // acceptor that has not proven the run's secret, is handed to `give_up` (which closes it and
+  // takes it as ConnectFailed{TimedOut}), each overdue accepted
   // connection whose peer has not proven the run's secret to `unproven` (which refuses it);
   // returns the timer to arm next, if any.
   template <class ConnMap, class GiveUp, class Unproven>
@@ -74,8 +75,9 @@ class ConnectDeadlines {
       auto it = conns.find(id);
       // Connected or proven in time (or gone): nothing to do.
       if (it == conns.end()) continue;
-      // Both callbacks erase the connection: decide first, then call one.
-      const bool connecting = it->second.outgoing && !it->second.up;
+      // Both callbacks erase the connection: decide first, then call one. An outgoing one is
+      // overdue until its acceptor has proven the secret, not only until TCP connected.
+      const bool connecting = it->second.outgoing && (!it->second.up || !it->second.auth.open());
       const bool unauthenticated = !it->second.outgoing && !it->second.auth.open();
       if (connecting) give_up(id);
       if (unauthenticated) unproven(id);
@@ -108,6 +110,13 @@ class ConnectDeadlines {
 // run. Ours prove themselves within a round trip; 10 s leaves room for any scenario's latencies.
 constexpr TimeNs kHandshakeTimeout = 10'000'000'000;
 inline constexpr const char* kUnprovenReason = "not authenticated within 10 s of the accept";
+// The initiator's side: an acceptor that has not proven the run's secret this long after the
+// connect is given up (a silent listener on a peer's port). Twice the acceptor's deadline: an
+// acceptor whose descriptors strangers hold frees them within 10 s of their accept, so our
+// connection, waiting in its accept queue meanwhile, is taken within one such round.
+constexpr TimeNs kInitiatorHandshakeTimeout = 2 * kHandshakeTimeout;
+inline constexpr const char* kSilentAcceptorReason =
+    "what listens there did not prove the run's secret within 20 s of the connect";
 
 // Watches accepted connection `id` until it proves itself (only when the run authenticates).
 inline std::optional<ArmTimerCmd> watch_handshake(ConnectDeadlines& deadlines,
@@ -171,6 +180,9 @@ std::optional<std::string> drain_frames(ConnMap& conns, const ReceivedInput& in,
   while (true) {
     it = conns.find(in.conn);
     if (it == conns.end()) return std::nullopt;
+    // Decided frame by frame: the frame that completes the handshake lifts the bound for the
+    // frames behind it in the same read.
+    it->second.deframer.set_unauthenticated(!it->second.auth.open());
     auto next = it->second.deframer.next();
     if (std::holds_alternative<std::monostate>(next)) return std::nullopt;
     if (auto* error = std::get_if<DecodeError>(&next)) return error->reason;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "asio_process.hpp"
+#include "probe_auth.hpp"
 #include "socket_buffers.hpp"
 
 namespace tsunagi::realnet {
@@ -13,7 +14,10 @@ namespace {
 
 constexpr std::uint8_t kPing = 'P';
 constexpr std::uint8_t kPong = 'Q';
-constexpr std::size_t kPingHeader = 1 + 8 + 4;  // kind, probe id, sample number
+// kind, probe id, sample number, the probe's nonce (probe_auth.hpp): a pong that does not echo
+// the nonce is not an answer to this ping, whatever probe id and number it names.
+constexpr std::size_t kNonceAt = 1 + 8 + 4;
+constexpr std::size_t kPingHeader = kNonceAt + kProbeNonceSize;
 // The largest ping: the core asks for 64 bytes (ProbeRttCmd). The echo answers only pings of
 // this format — at most this size, zeros after the header — so it cannot be used to reflect
 // large datagrams at a third party whose address a sender forged (docs/security.md).
@@ -48,14 +52,13 @@ struct BulkSend {
   std::uint64_t window = 0;  // most bytes unacknowledged at once; 0 = the kernel decides
   std::uint64_t sent = 0;
   SteadyClock::time_point started;
-  std::array<std::uint8_t, 9> header{};
+  std::array<std::uint8_t, 1 + kBulkHeaderSize> header{};  // purpose byte, then probe_auth.hpp
   std::uint8_t ack = 0;
   std::vector<std::uint8_t> zeros;
 };
 
 struct BulkSink {
   std::shared_ptr<tcp::socket> socket;
-  std::array<std::uint8_t, 8> size{};
   std::uint64_t expected = 0;
   std::uint64_t received = 0;
   std::uint8_t ack = kBulkAck;
@@ -92,6 +95,11 @@ void AsioProcess::on_datagram(std::size_t size) {
   auto it = rtt_probes_.find(id);
   if (it == rtt_probes_.end() || it->second.sample != sample) return;  // late or foreign
   RttProbe& probe = it->second;
+  // Only the target answers for the target: its address and port, and the nonce it was sent
+  // (docs/security.md, "Measurements only from the run"). Anything else is dropped unseen.
+  if (datagram_from_ != probe.target || size < kPingHeader ||
+      !std::equal(probe.nonce.begin(), probe.nonce.end(), datagram_.begin() + kNonceAt))
+    return;
   const TimeNs rtt =
       arrived -
       std::chrono::duration_cast<std::chrono::nanoseconds>(probe.sent_at - options_.epoch).count();
@@ -114,6 +122,7 @@ void AsioProcess::start_rtt_probe(const ProbeRttCmd& cmd) {
   probe.bytes = std::clamp<std::uint32_t>(cmd.bytes, kPingHeader, kMaxPingBytes);
   probe.wanted = std::max(cmd.samples, options_.min_rtt_samples);
   probe.timer = std::make_shared<asio::steady_timer>(io_);
+  probe.nonce = fresh_probe_nonce();
   rtt_probes_[cmd.probe] = std::move(probe);
   send_ping(cmd.probe);
 }
@@ -127,6 +136,7 @@ void AsioProcess::send_ping(std::uint64_t id) {
   (*packet)[0] = kPing;
   put_u64(&(*packet)[1], id);
   std::memcpy(&(*packet)[9], &sample, sizeof sample);
+  std::copy(probe.nonce.begin(), probe.nonce.end(), packet->begin() + kNonceAt);
   probe.sent_at = SteadyClock::now();
   udp_.async_send_to(asio::buffer(*packet), probe.target,
                      [packet](const boost::system::error_code&, std::size_t) {});
@@ -211,8 +221,8 @@ void AsioProcess::start_throughput_probe(const ProbeThroughputCmd& cmd) {
           (*write_more)();
         });
   };
-  bulk->socket.async_connect(target, [bulk, fail,
-                                      write_more](const boost::system::error_code& error) {
+  bulk->socket.async_connect(target, [bulk, fail, write_more, secret = options_.secret](
+                                         const boost::system::error_code& error) {
     if (error) {
       *write_more = nullptr;
       return fail();
@@ -220,7 +230,8 @@ void AsioProcess::start_throughput_probe(const ProbeThroughputCmd& cmd) {
     boost::system::error_code ignored;
     bulk->socket.set_option(tcp::no_delay(true), ignored);
     bulk->header[0] = kPurposeBulk;
-    put_u64(&bulk->header[1], bulk->bytes);
+    const BulkHeader proof = make_bulk_header(secret, bulk->bytes);
+    std::copy(proof.begin(), proof.end(), bulk->header.begin() + 1);
     bulk->started = SteadyClock::now();  // the transfer starts with its header
     asio::async_write(bulk->socket, asio::buffer(bulk->header),
                       [bulk, fail, write_more](const boost::system::error_code& e, std::size_t) {
@@ -233,13 +244,14 @@ void AsioProcess::start_throughput_probe(const ProbeThroughputCmd& cmd) {
   });
 }
 
-// The receiving end of a throughput probe: reads the announced number of bytes, confirms.
+// The receiving end of a throughput probe, once its header proved the run's secret
+// (on_accepted_socket): reads the announced number of bytes, confirms.
 // The bytes are read into the process's one read buffer as they arrive (wait until readable,
-// then read), so a sink holds no buffer of its own: a connection that announces terabytes and
-// sends nothing costs its socket and a few words, not 256 KiB (docs/security.md).
-void AsioProcess::serve_bulk_sink(std::shared_ptr<tcp::socket> socket) {
+// then read), so a sink holds no buffer of its own (docs/security.md).
+void AsioProcess::serve_bulk_sink(std::shared_ptr<tcp::socket> socket, std::uint64_t bytes) {
   auto sink = std::make_shared<BulkSink>();
   sink->socket = std::move(socket);
+  sink->expected = bytes;
   boost::system::error_code ignored;
   sink->socket->non_blocking(true, ignored);
   auto read_more = std::make_shared<std::function<void()>>();
@@ -274,15 +286,7 @@ void AsioProcess::serve_bulk_sink(std::shared_ptr<tcp::socket> socket) {
           (*read_more)();
         });
   };
-  asio::async_read(*sink->socket, asio::buffer(sink->size),
-                   [sink, read_more](const boost::system::error_code& error, std::size_t) {
-                     if (error) {
-                       *read_more = nullptr;
-                       return;
-                     }
-                     sink->expected = get_u64(sink->size.data());
-                     (*read_more)();
-                   });
+  (*read_more)();
 }
 
 }  // namespace tsunagi::realnet

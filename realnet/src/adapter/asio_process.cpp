@@ -17,6 +17,7 @@ AsioProcess::AsioProcess(asio::io_context& io, std::unique_ptr<Process> core,
       acceptor_(io),
       udp_(io),
       accept_pause_(io),
+      bulk_gate_(options_.secret),
       core_timer_(io) {
   table_.use_run_secret(options_.secret, options_.nonce_seed);
 }

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "event_log.hpp"
+#include "probe_auth.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/runner/process_driver.hpp"
 
@@ -103,12 +104,14 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   std::function<void(const ExitCmd&)> on_exit;
 
   // The commands (tsunagi::perform_commands; DrivenProcess does trace and report) and the
-  // clock they run by: asio_process.cpp, asio_streams.cpp, asio_probes.cpp.
+  // clock they run by: asio_process.cpp, asio_streams.cpp, asio_accept.cpp, asio_probes.cpp.
   TimeNs now() const;
   void recycle_received(Bytes&& bytes);
   void connect(const ConnectCmd& cmd);
   void send(SendCmd& cmd);
-  void close(ConnId id);
+  // `refused`: the core refused a peer that never proved the run's secret; its descriptor is
+  // freed at once instead of waiting for the stranger to close its side (issue 29, item 3).
+  void close(ConnId id, bool refused);
   void arm_timer(const ArmTimerCmd& cmd);
   void start_rtt_probe(const ProbeRttCmd& cmd);
   void start_throughput_probe(const ProbeThroughputCmd& cmd);
@@ -141,6 +144,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
     int done = 0;
     int lost = 0;
     std::uint32_t sample = 0;  // sequence number of the ping in flight
+    ProbeNonce nonce{};        // in every ping; a pong must echo it (probe_auth.hpp)
     SteadyClock::time_point sent_at;
     TimeNs best = 0;
     std::shared_ptr<asio::steady_timer> timer;
@@ -151,10 +155,13 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void wait_for_next_timer();
   void fire_due_timers();
 
-  // asio_streams.cpp: TCP connections
+  // asio_streams.cpp, asio_accept.cpp: TCP connections
   void accept_next();
   void accept_later(const boost::system::error_code& error);
+  struct PendingAccept;  // asio_accept.cpp: a connection that has not said what it is for
   void on_accepted_socket(tcp::socket socket);
+  void on_purpose(const std::shared_ptr<PendingAccept>& pending);
+  void on_bulk_header(const std::shared_ptr<PendingAccept>& pending);
   void on_connect_done(ConnId id, const ConnPtr& conn, const boost::system::error_code& error);
   void start_reading(ConnId id, const ConnPtr& conn, bool read_now);
   void pump(ConnId id, const ConnPtr& conn);
@@ -165,7 +172,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void on_datagram(std::size_t size);
   void send_ping(std::uint64_t id);
   void finish_rtt(std::uint64_t id, bool ok);
-  void serve_bulk_sink(std::shared_ptr<tcp::socket> socket);
+  void serve_bulk_sink(std::shared_ptr<tcp::socket> socket, std::uint64_t bytes);
   void log(const std::string& line) const;
 
   asio::io_context& io_;
@@ -189,6 +196,8 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   udp::endpoint datagram_from_;
   asio::steady_timer accept_pause_;  // accepting again after running out of descriptors
   bool descriptors_logged_ = false;  // that is said once, not at every retry
+  BulkGate bulk_gate_;               // throughput probes must prove the run's secret
+  bool bulk_refusal_logged_ = false;
 
   std::map<ConnId, ConnPtr> conns_;
   // SetWindow for outgoing connections not yet created (the core sizes them before connecting).

@@ -1,4 +1,5 @@
-// TCP connections: connect (with the core's time-out), accept, frames in and out, close.
+// TCP connections: connect (with the core's time-out), frames in and out, close. Accepting:
+// asio_accept.cpp.
 #include <algorithm>
 #include <array>
 #include <iostream>
@@ -13,14 +14,6 @@ namespace {
 const std::array<std::uint8_t, 64 * 1024> kZeros{};
 // One write hands the kernel at most this much, so a bulk send does not starve the others.
 constexpr std::size_t kWriteBudget = 1 << 20;
-
-// Accepting failed for want of descriptors (this process's or the system's) or kernel memory:
-// trying again at once fails again at once.
-bool out_of_descriptors(const boost::system::error_code& error) {
-  namespace err = asio::error;
-  return error == err::no_descriptors || error == err::no_buffer_space || error == err::no_memory ||
-         error == boost::system::errc::too_many_files_open_in_system;
-}
 
 // The kernel's verdict on a connect. How long to wait for one is the core's decision: it closes
 // the connection when its connect_timeout passes (the pending connect is then dropped).
@@ -61,67 +54,9 @@ tcp::endpoint parse_tcp_endpoint(const std::string& text) {
   return results.begin()->endpoint();
 }
 
-void AsioProcess::accept_next() {
-  acceptor_.async_accept([this](const boost::system::error_code& error, tcp::socket socket) {
-    if (shut_down_ || error == asio::error::operation_aborted) return;
-    if (!error) on_accepted_socket(std::move(socket));
-    if (out_of_descriptors(error)) return accept_later(error);
-    accept_next();
-  });
-}
-
-// With every descriptor taken, the pending connection stays in the kernel's queue and accept
-// fails again at once: re-arming it immediately spun a core at 99 % and starved the process's
-// other work. Accepting pauses instead, until descriptors may have been freed (a connection
-// closed, an idle one timed out), and the condition is logged once, not at every retry.
-void AsioProcess::accept_later(const boost::system::error_code& error) {
-  if (!descriptors_logged_) {
-    descriptors_logged_ = true;
-    log("cannot accept connections: " + error.message() + "; retrying every " +
-        std::to_string(options_.accept_pause.count()) + " ms (raise ulimit -n?)");
-  }
-  accept_pause_.expires_after(options_.accept_pause);
-  accept_pause_.async_wait([this](const boost::system::error_code& e) {
-    if (!e && !shut_down_) accept_next();
-  });
-}
-
 void AsioProcess::log(const std::string& line) const {
   if (options_.log) return options_.log(line);
   std::cerr << "[tsunagi " << options_.label << "] " << line << std::endl;
-}
-
-// The first byte says what the connection is for; a connection that closes before it (a
-// daemon checking that this one is up) leaves no trace. One that neither sends it nor closes
-// is closed after purpose_timeout: our own connections send it at once.
-void AsioProcess::on_accepted_socket(tcp::socket socket) {
-  auto pending = std::make_shared<tcp::socket>(std::move(socket));
-  auto purpose = std::make_shared<std::uint8_t>(0);
-  auto deadline = std::make_shared<asio::steady_timer>(io_, options_.purpose_timeout);
-  auto said = std::make_shared<bool>(false);  // the read ended: the deadline no longer applies
-  deadline->async_wait([pending, said](const boost::system::error_code& error) {
-    boost::system::error_code ignored;
-    if (!error && !*said) pending->close(ignored);  // the read below then ends with an error
-  });
-  asio::async_read(*pending, asio::buffer(purpose.get(), 1),
-                   [this, pending, purpose, deadline, said](const boost::system::error_code& error,
-                                                            std::size_t) {
-                     *said = true;
-                     deadline->cancel();
-                     if (error || shut_down_) return;
-                     if (*purpose == kPurposeBulk) return serve_bulk_sink(pending);
-                     if (*purpose != kPurposeFrames) return;  // not one of ours: dropped
-                     boost::system::error_code ignored;
-                     pending->set_option(tcp::no_delay(true), ignored);
-                     const ConnId id = driver_.next_accepted_conn();
-                     auto conn = std::make_shared<Conn>(io_);
-                     conn->socket = std::move(*pending);
-                     conn->connected = true;
-                     conn->core_closed = driver_.exited();  // an exited process only drains
-                     conns_[id] = conn;
-                     if (!driver_.exited()) deliver(AcceptedInput{id});
-                     start_reading(id, conn, true);
-                   });
 }
 
 void AsioProcess::connect(const ConnectCmd& cmd) {
@@ -297,12 +232,15 @@ void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
                     });
 }
 
-void AsioProcess::close(ConnId id) {
+void AsioProcess::close(ConnId id, bool refused) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
   const ConnPtr conn = it->second;
   conn->core_closed = true;
   if (!conn->connected) return drop(id, conn, false);  // gives up connecting
+  // A refused stranger gets no orderly close: waiting for its FIN let it keep the descriptor as
+  // long as it liked (issue 29, item 3). Whatever it sent unread makes the kernel reset it.
+  if (refused) return drop(id, conn, false);
   pump(id, conn);
 }
 

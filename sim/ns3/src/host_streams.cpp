@@ -255,7 +255,7 @@ void ProcessHost::send(SendCmd& cmd) {
   pump(cmd.conn, it->second);
 }
 
-void ProcessHost::close(ConnId id) {
+void ProcessHost::close(ConnId id, bool /*refused*/) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
   if (it->second.state == ConnState::Connecting) {

@@ -76,7 +76,8 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
  public:
   void connect(const ConnectCmd& cmd);
   void send(SendCmd& cmd);
-  void close(ConnId id);
+  // Simulated connections hold no descriptor: a refused one closes like any other.
+  void close(ConnId id, bool refused = false);
 
  private:
   enum class ConnState : std::uint8_t { Connecting, Open, Closing };

@@ -148,7 +148,7 @@ void ProcessActor::step_performed() {
   unpumped_.clear();
 }
 
-void ProcessActor::close(ConnId id) {
+void ProcessActor::close(ConnId id, bool /*refused*/) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
   Conn& conn = it->second;

@@ -46,7 +46,8 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   void connect(const ConnectCmd& cmd);
   void send(SendCmd& cmd);
   void step_performed();  // the core's step is over: its frames leave (actor_streams.cpp)
-  void close(ConnId conn);
+  // Simulated connections hold no descriptor: a refused one closes like any other.
+  void close(ConnId conn, bool refused = false);
   void arm_timer(const ArmTimerCmd& cmd) { arm(TimerKind::Core, cmd.timer, cmd.at); }
   void start_rtt_probe(const ProbeRttCmd& cmd);
   void start_throughput_probe(const ProbeThroughputCmd& cmd);

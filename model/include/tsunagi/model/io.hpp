@@ -76,7 +76,9 @@ struct ConnectCmd { ConnId conn = 0; Endpoint to; };
 // Send bytes in order on a connection; `filler` more payload bytes follow that carry no
 // information (a simulator only charges their size; a stream backend sends zeros).
 struct SendCmd { ConnId conn = 0; Bytes bytes; std::uint64_t filler = 0; };
-struct CloseCmd { ConnId conn = 0; };
+// `refused`: the peer never proved the run's secret (handshake.hpp). A backend frees such a
+// connection at once; others close in order (the peer reads everything sent before the close).
+struct CloseCmd { ConnId conn = 0; bool refused = false; };
 struct ArmTimerCmd { std::uint64_t timer = 0; TimeNs at = 0; };
 struct ProbeRttCmd { std::uint64_t probe = 0; Endpoint to; int samples = 1; std::uint32_t bytes = 64; };
 // A bulk transfer of `bytes` to the process at `to`, outside every connection the core holds
@@ -130,7 +132,7 @@ void perform_commands(Process& core, Backend& backend) {
           using T = std::decay_t<decltype(cmd)>;
           if constexpr (std::is_same_v<T, ConnectCmd>) backend.connect(cmd);
           else if constexpr (std::is_same_v<T, SendCmd>) backend.send(cmd);
-          else if constexpr (std::is_same_v<T, CloseCmd>) backend.close(cmd.conn);
+          else if constexpr (std::is_same_v<T, CloseCmd>) backend.close(cmd.conn, cmd.refused);
           else if constexpr (std::is_same_v<T, ArmTimerCmd>) backend.arm_timer(cmd);
           else if constexpr (std::is_same_v<T, ProbeRttCmd>) backend.probe_rtt(cmd);
           else if constexpr (std::is_same_v<T, ProbeThroughputCmd>) backend.probe_throughput(cmd);

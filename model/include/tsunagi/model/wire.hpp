@@ -97,6 +97,12 @@ struct DecodeError {
 // before a byte of it is waited for; the rest may carry up to kMaxPayload.
 std::uint32_t max_payload(FrameType type);
 
+// Until a connection's handshake is done (handshake.hpp), every frame on it may announce at most
+// this much payload and no filler, whatever its type: the handshake's frames and the first frame
+// a proof covers are far smaller, and a stranger cannot make a role keep more (issue 29: 16
+// unauthenticated connections sending 64 MiB bodies raised daemons over 1 GB).
+constexpr std::uint32_t kUnauthenticatedPayload = 4096;
+
 // Incremental, strict decoder for one connection's byte stream. After an error it stays
 // failed: a stream cannot be resynchronised, so the connection must be closed.
 //
@@ -113,6 +119,9 @@ class Deframer {
   std::variant<std::monostate, Frame, DecodeError> next();
   bool failed() const { return failed_; }
   std::size_t buffered() const { return buffer_.size() - read_pos_; }
+  // Headers parsed from now on are held to kUnauthenticatedPayload (true) or to their type's
+  // bound (false). The framing (framed_conn.hpp) sets it from the handshake before each frame.
+  void set_unauthenticated(bool unauthenticated) { unauthenticated_ = unauthenticated; }
 
  private:
   std::optional<DecodeError> parse_header();
@@ -126,6 +135,7 @@ class Deframer {
   std::uint64_t filler_needed_ = 0;
   bool payload_done_ = false;  // payload copied, filler still outstanding
   bool failed_ = false;
+  bool unauthenticated_ = false;
 };
 
 // Decodes exactly one frame that must fill `bytes` completely (datagram-style use, tests).
