@@ -29,9 +29,11 @@ std::string errno_text(int error) {
   return std::strerror(error);
 }
 
-// Never through a link or FIFO planted in the sweep's directory (a sweep may run as root).
+// A file it creates never through a link or FIFO planted in the sweep's directory (a sweep
+// may run as root); /dev/null and other inputs as they are.
 int open_for_child(const fs::path& file, int flags) {
-  const int fd = runner::open_regular_for_writing(file.string(), flags);
+  const int fd = (flags & O_CREAT) != 0 ? runner::open_regular_for_writing(file.string(), flags)
+                                        : ::open(file.c_str(), flags | O_CLOEXEC);
   if (fd < 0) throw std::runtime_error(file.string() + ": " + errno_text(errno));
   return fd;
 }

@@ -110,7 +110,7 @@ static std::optional<std::vector<std::string>> shell_words(const std::string& li
   return out;
 }
 
-TEST_CASE("--hosts: the remote shell gets every word back as the launcher meant it", "[cluster]") {
+TEST_CASE("ssh: the remote shell gets every word of a --hosts command as meant", "[cluster]") {
   // Issue 29: ssh joins the words after "--" with spaces and the remote shell splits them
   // again, so a host or work directory with spaces, ';' or '$(...)' ran commands there.
   TempDir dir;

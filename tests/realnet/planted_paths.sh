@@ -70,9 +70,9 @@ ip netns add "$stale"
 planted_run plant_stale_fifo "$S" --backend realnet --net loopback --out "$WORK/fifo" --quiet
 planted_in_tmp+=("$(cat "$WORK/planted-2")")
 helpers+=("$(cat "$WORK/helper")")
-[ "$RUN_STATUS" -eq 0 ] || fail "run with a FIFO planted in /tmp: exit $RUN_STATUS"
-[ -p "$(cat "$WORK/planted-2")" ] || fail "the planted FIFO was replaced"
 check_victim "FIFO at /tmp/tsunagi-stale-PID.batch"
+[ "$RUN_STATUS" -eq 0 ] || fail "run with a FIFO planted in /tmp: exit $RUN_STATUS"
+[ -p "$(cat "$WORK/planted-2")" ] || fail "the planted FIFO was removed or replaced"
 
 # 3. A netns run into a directory someone else could write (mode 1777, as /tmp): links at every
 # batch file the launcher used to write there and at run.json. The namespaces' names come
