@@ -136,7 +136,7 @@ CostConfig read_costs(const Section& s, CostConfig c) {
 PingPongConfig read_pingpong(const Section& s, PingPongConfig p) {
   p.message_bytes = static_cast<std::uint64_t>(
       s.integer("message_bytes", static_cast<std::int64_t>(p.message_bytes), 0, kMaxMessageBytes));
-  p.rounds = s.count("rounds", p.rounds, 1, kMaxIterations);
+  p.rounds = s.count("rounds", p.rounds, 1, kMaxPingPongRounds);
   p.ping = s.count("ping", p.ping, 0, static_cast<int>(kMaxProcesses));
   p.pong = s.count("pong", p.pong, -1, static_cast<int>(kMaxProcesses));
   return p;

@@ -17,8 +17,10 @@ inline constexpr std::int64_t kMaxHosts = 100'000;
 inline constexpr std::int64_t kMaxProcesses = 100'000;
 // Issue 29: counts that multiply into the work or the memory of a run. Each is far above any
 // published experiment, and low enough that no product of them overflows or exhausts a rank.
-inline constexpr int kMaxRepeats = 10'000;               // multicast repeats, LMMC/ping-pong rounds
-inline constexpr int kMaxIterations = 1'000'000;         // LMMC and integer-sort iterations
+inline constexpr int kMaxRepeats = 10'000;        // multicast repeats, LMMC rounds, sort iterations
+inline constexpr int kMaxIterations = 1'000'000;  // LMMC iterations and look-ahead
+// Ping-pong rounds: the tests' "runs until stopped" is 10^8 rounds.
+inline constexpr int kMaxPingPongRounds = 1'000'000'000;
 inline constexpr std::int64_t kMaxMulticasts = 100'000;  // algorithms x sizes x groups x repeats
 // The bytes a multicast's members hold for verification (each member a copy): one run's
 // members together at most 1 GiB, one message at most 64 MiB (SimGrid and ns-3 hold every

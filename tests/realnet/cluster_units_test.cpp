@@ -236,7 +236,7 @@ static std::string read_text(const fs::path& file) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-TEST_CASE("Slurm: every job draws a fresh secret, never an earlier job's", "[cluster]") {
+TEST_CASE("Slurm: every job draws a fresh secret unless the user names one", "[cluster]") {
   // Issue 29: the script kept any run.secret it found, so every job of a directory shared one.
   TempDir dir;
   rn::LaunchOptions options;
@@ -261,6 +261,13 @@ TEST_CASE("Slurm: every job draws a fresh secret, never an earlier job's", "[clu
           (fs::perms::owner_read | fs::perms::owner_write));
     seen = drawn;
   }
+  // A secret the user names (--secret-file) is used as it is: no job redraws it.
+  options.secret_file = dir.write("mine.secret", earlier + "\n").string();
+  const rn::LaunchPlan named = rn::make_launch_plan(two_switches(), options, paths, "tsg1-");
+  CHECK(named.slurm_script.find("--secret-file " + options.secret_file) != std::string::npos);
+  const fs::path keep = dir.write("keep.sh", secret_lines(named.slurm_script));
+  REQUIRE(std::system(("bash " + keep.string()).c_str()) == 0);
+  CHECK(read_text(options.secret_file) == earlier + "\n");
 }
 
 TEST_CASE("run.json round trip; absent ranks take their place in the records", "[cluster]") {

@@ -49,7 +49,7 @@ std::vector<Hostile> hostile_files() {
        3, "switches, more than 1000000"},
       {"a Dragonfly of 2^66 routers (wrapped to 0)",
        "[network.dragonfly]\ngroups = 4194304\nchassis = 4194304\nrouters = 4194304\nnodes = 1\n",
-       1, "more than 4096 routers"},
+       1, "more than 128 routers"},
       {"a Dragonfly of 2^31 nodes per router", kDragonfly + "nodes = 2147483647\n", 5,
        "more than 100000 nodes"},
       {"a Dragonfly link class of 2^31 parallel links",

@@ -60,6 +60,7 @@ void plan_relays(const scenario::Scenario& scenario, const LaunchOptions& option
 }  // namespace
 
 std::string run_secret_path(const LaunchOptions& options) {
+  if (!options.secret_file.empty()) return fs::absolute(options.secret_file).string();
   return (fs::absolute(options.work_dir) / "run.secret").string();
 }
 

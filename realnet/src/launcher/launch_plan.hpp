@@ -60,8 +60,9 @@ Fault parse_fault(const std::string& text, int processes);
 // the processes start). Throws std::invalid_argument for a label the run does not start.
 std::vector<Fault> scenario_kills(const scenario::Scenario& scenario);
 
-// Where the launcher writes the run's secret (mode 0600) and every daemon reads it from: the
-// work directory, which a cluster run must share with its hosts (docs/security.md).
+// Where every daemon reads the run's secret from: the user's --secret-file, or the work
+// directory (which a cluster run must share with its hosts), where the launcher or the Slurm
+// job draws a fresh one for every run (mode 0600; docs/security.md).
 std::string run_secret_path(const LaunchOptions& options);
 
 // Loopback / netns / hosts / slurm, from the options (empty = netns as root, else loopback).

@@ -332,7 +332,8 @@ runner::RunSummary Launch::run() {
     observer_.on_progress("realnet: removed " + std::to_string(stale) + " namespaces of dead runs");
   const DaemonPaths paths = find_daemons(options_);
   fs::create_directories(options_.work_dir);
-  write_run_secret(run_secret_path(options_));  // before any daemon starts and reads it
+  if (options_.secret_file.empty())
+    write_run_secret(run_secret_path(options_));  // before any daemon starts and reads it
   plan_ = make_launch_plan(scenario_, options_, paths, "tsg" + std::to_string(getpid()) + "-");
   manifest_ = make_manifest(plan_, scenario_, options_);
   if (plan_.mode != "slurm")
