@@ -184,6 +184,10 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
                   "realnet --hosts/slurm: words put before every daemon's command on its "
                   "machine")
       ->group("realnet");
+  run->add_option("--secret-file", rn.secret_file,
+                  "realnet: the run's secret from this file (mode 0600, shared by every host); "
+                  "default: a fresh secret for every run")
+      ->group("realnet");
   run->add_option("--sbatch", rn.sbatch,
                   "realnet slurm: KEY=VALUE for an #SBATCH --KEY=VALUE line of the script "
                   "(repeatable; KEY= removes one)")

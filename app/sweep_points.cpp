@@ -1,10 +1,9 @@
 // Points of a sweep. See sweep_points.hpp.
 #include "sweep_points.hpp"
 
-#include <fstream>
-
 #include "exit_codes.hpp"
 #include "sweep_results.hpp"
+#include "tsunagi/runner/regular_file.hpp"
 
 namespace tsunagi::app::sweep {
 
@@ -45,13 +44,8 @@ void write_point_file(const PointRun& run, const std::vector<std::string>& keys,
   file["point"] = values;
   file["exit_status"] = *run.exit_status;
   file["wall_s"] = run.wall_s;
-  const fs::path temporary = run.dir / (std::string(kPointFileName) + ".tmp");
-  {
-    std::ofstream out(temporary);
-    out << file.dump(2) << '\n';
-    if (!out) throw std::runtime_error(temporary.string() + ": cannot write");
-  }
-  fs::rename(temporary, run.dir / kPointFileName);
+  runner::write_file_atomically((run.dir / kPointFileName).string(),
+                                [&](std::ostream& out) { out << file.dump(2) << '\n'; });
 }
 
 std::vector<std::string> point_command(const SweepOptions& options, const PointRun& run,

@@ -13,6 +13,8 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "tsunagi/runner/regular_file.hpp"
+
 extern char** environ;
 
 namespace tsunagi::app::sweep {
@@ -27,8 +29,11 @@ std::string errno_text(int error) {
   return std::strerror(error);
 }
 
+// A file it creates never through a link or FIFO planted in the sweep's directory (a sweep
+// may run as root); /dev/null and other inputs as they are.
 int open_for_child(const fs::path& file, int flags) {
-  const int fd = ::open(file.c_str(), flags | O_CLOEXEC, 0644);
+  const int fd = (flags & O_CREAT) != 0 ? runner::open_regular_for_writing(file.string(), flags)
+                                        : ::open(file.c_str(), flags | O_CLOEXEC);
   if (fd < 0) throw std::runtime_error(file.string() + ": " + errno_text(errno));
   return fd;
 }
@@ -148,7 +153,7 @@ std::string self_executable() {
 }
 
 bool lock_file(const fs::path& file) {
-  const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const int fd = runner::open_regular_for_writing(file.string(), O_RDWR | O_CREAT);
   if (fd < 0) throw std::runtime_error(file.string() + ": " + errno_text(errno));
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);

@@ -17,6 +17,7 @@
 #include "sweep_results.hpp"
 #include "sweep_runner.hpp"
 #include "tsunagi/runner/output_files.hpp"
+#include "tsunagi/runner/regular_file.hpp"
 #include "tsunagi/runner/sbatch_lines.hpp"
 
 namespace tsunagi::app::sweep {
@@ -104,11 +105,8 @@ int Sweep::run_on_slurm() {
   }
   fs::create_directories(out_ / "slurm");
   const fs::path script = out_ / kArrayScriptName;
-  {
-    std::ofstream file(script);
-    file << array_script(options_, out_, pending);
-    if (!file) throw std::runtime_error(script.string() + ": cannot write");
-  }
+  runner::write_file_atomically(
+      script.string(), [&](std::ostream& file) { file << array_script(options_, out_, pending); });
   const fs::path submitted = out_ / "slurm" / "sbatch.out";
   const fs::path errors = out_ / "slurm" / "sbatch.err";
   const BlockedSignals signals;

@@ -1,12 +1,12 @@
 // OUT/sweep.csv and the summary on stdout, from the points' result.json files (however they
 // ran: here or as a Slurm array). See sweep_runner.hpp.
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "exit_codes.hpp"
 #include "sweep_results.hpp"
 #include "sweep_runner.hpp"
+#include "tsunagi/runner/regular_file.hpp"
 
 namespace tsunagi::app::sweep {
 
@@ -36,14 +36,8 @@ void Sweep::write_csv() const {
     }
     csv << '\n';
   }
-  const fs::path file = out_ / kCsvFileName;
-  const fs::path temporary = out_ / (std::string(kCsvFileName) + ".tmp");
-  {
-    std::ofstream out(temporary);
-    out << csv.str();
-    if (!out) throw std::runtime_error(temporary.string() + ": cannot write");
-  }
-  fs::rename(temporary, file);
+  runner::write_file_atomically((out_ / kCsvFileName).string(),
+                                [&](std::ostream& out) { out << csv.str(); });
   for (std::size_t c = 0; c < columns.size(); ++c) {
     if (!column_seen[c] && rows > 0) {
       std::cerr << "tsunagi sweep: warning: column " << columns[c]

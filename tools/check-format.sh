@@ -8,12 +8,13 @@ if ! command -v clang-format >/dev/null; then
   exit 2
 fi
 mapfile -t files < <(git ls-files '*.cpp' '*.hpp')
-if ! clang-format --dry-run -Werror "${files[@]}" 2>/tmp/tsunagi-format.$$; then
+# mktemp, not /tmp/NAME.$$: a predictable name is a link another user can plant (CI runs as root).
+report=$(mktemp)
+trap 'rm -f "$report"' EXIT
+if ! clang-format --dry-run -Werror "${files[@]}" 2>"$report"; then
   echo "check-format: these files are not formatted:" >&2
-  grep -oE '^[^:]+\.(cpp|hpp)' /tmp/tsunagi-format.$$ | sort -u >&2
+  grep -oE '^[^:]+\.(cpp|hpp)' "$report" | sort -u >&2
   echo "fix with: git ls-files '*.cpp' '*.hpp' | xargs clang-format -i" >&2
-  rm -f /tmp/tsunagi-format.$$
   exit 1
 fi
-rm -f /tmp/tsunagi-format.$$
 echo "check-format: ${#files[@]} files formatted" >&2

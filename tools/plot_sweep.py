@@ -9,9 +9,10 @@ true/false plot as 1/0. X values that are all numbers are spaced as numbers, oth
 categories in the order of the file.
 
 The PNG goes to --out, by default next to the CSV (OUT/sweep-<y>-vs-<x>.png); when the CSV lies
-inside the tsunagi source tree, the default is $TMPDIR/tsunagi-plots/ instead, so a plot never
-lands in the source tree unless asked to. Needs matplotlib (Debian's python3-matplotlib, installed
-by tools/install-deps.sh for /usr/bin/python3).
+inside the tsunagi source tree, the default is a fresh $TMPDIR/tsunagi-plots-XXXXXX/ instead (a
+private directory: a fixed name in /tmp is one another user can plant a link at), so a plot
+never lands in the source tree unless asked to. Needs matplotlib (Debian's python3-matplotlib,
+installed by tools/install-deps.sh for /usr/bin/python3).
 """
 import argparse
 import csv
@@ -48,7 +49,7 @@ def default_output(csv_path, x, ys):
            f"-vs-{safe(x)}.png"
     directory = os.path.dirname(os.path.abspath(csv_path))
     if inside(directory, SOURCE_TREE):
-        directory = os.path.join(tempfile.gettempdir(), "tsunagi-plots")
+        directory = tempfile.mkdtemp(prefix="tsunagi-plots-")  # mode 0700, a name nobody guessed
     return os.path.join(directory, name)
 
 

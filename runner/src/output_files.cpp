@@ -2,6 +2,9 @@
 // into place, so a reader (`tsunagi compare`, a sweep script) never sees half a file.
 #include "tsunagi/runner/output_files.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -9,29 +12,21 @@
 #include <functional>
 #include <system_error>
 
+#include "tsunagi/runner/regular_file.hpp"
+
 namespace tsunagi::runner {
 
 namespace fs = std::filesystem;
 
 namespace {
 
+// Through write_file_atomically: the partial file is created O_EXCL and never followed, since a
+// root run may write into a directory another user can plant links in.
 void write_atomically(const fs::path& file, const std::function<void(std::ostream&)>& body) {
-  fs::path partial = file;
-  partial += ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      throw OutputError("cannot write " + partial.string() + ": " + std::strerror(errno));
-    }
-    body(out);
-    out.flush();
-    if (!out) throw OutputError("error while writing " + partial.string());
-  }
-  std::error_code error;
-  fs::rename(partial, file, error);
-  if (error) {
-    throw OutputError("cannot rename " + partial.string() + " to " + file.string() + ": " +
-                      error.message());
+  try {
+    write_file_atomically(file.string(), body);
+  } catch (const std::runtime_error& error) {
+    throw OutputError(error.what());
   }
 }
 
@@ -77,14 +72,18 @@ void prepare_output_dir(const fs::path& dir) {
   }
   // Probe with a real file: permissions alone do not tell (read-only mounts, ACLs).
   const fs::path probe = dir / ".tsunagi-write-probe";
-  {
-    std::ofstream out(probe);
-    if (!out) {
-      throw OutputError("cannot write into output directory " + dir.string() + ": " +
-                        std::strerror(errno));
-    }
+  fs::remove(probe, error);  // a link planted there is removed, never followed (O_EXCL)
+  const int fd = open_regular_for_writing(probe.string(), O_CREAT | O_EXCL);
+  if (fd < 0) {
+    throw OutputError("cannot write into output directory " + dir.string() + ": " +
+                      std::strerror(errno));
   }
+  ::close(fd);
   fs::remove(probe, error);
+}
+
+void write_output_file(const fs::path& file, const std::string& text) {
+  write_atomically(file, [&](std::ostream& out) { out << text; });
 }
 
 void write_result_file(const fs::path& file, const nlohmann::ordered_json& result) {

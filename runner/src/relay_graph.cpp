@@ -1,9 +1,9 @@
 // DIR/relays.dot: the relay overlay as the relays reported it at the end of the run — one box
 // per site, one node per relay, one edge per live link — for Graphviz
 // (`dot -Tsvg relays.dot -o relays.svg`).
-#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "tsunagi/runner/output_files.hpp"
 
@@ -32,8 +32,7 @@ bool write_relay_graph(const std::filesystem::path& file, const Recorder& record
       if (peer.is_string()) links.insert(std::minmax(self, peer.get<std::string>()));
   }
   if (relays_of_site.empty()) return false;
-  std::ofstream out(file, std::ios::trunc);
-  if (!out) throw OutputError("cannot write " + file.string());
+  std::ostringstream out;
   out << "// tsunagi relay overlay; render: dot -Tsvg " << file.filename().string()
       << " -o relays.svg\n"
       << "graph relays {\n  layout = fdp; node [shape = box];\n";
@@ -45,7 +44,7 @@ bool write_relay_graph(const std::filesystem::path& file, const Recorder& record
   }
   for (const auto& [a, b] : links) out << "  " << quoted(a) << " -- " << quoted(b) << ";\n";
   out << "}\n";
-  if (!out) throw OutputError("error while writing " + file.string());
+  write_output_file(file, out.str());
   return true;
 }
 

@@ -8,13 +8,9 @@
 #include "result_sections.hpp"
 
 namespace tsunagi::runner::detail {
-namespace {
 
-using nlohmann::ordered_json;
-using Pair = std::pair<Rank, Rank>;
-
-std::set<Pair> pairs_from(const Recorder& recorder, const char* field) {
-  std::set<Pair> out;
+std::set<RankPair> connectivity_pairs(const Recorder& recorder, const char* field) {
+  std::set<RankPair> out;
   for (const ReportEntry& report : recorder.reports()) {
     if (report.key != "connectivity" || !report.value.contains(field)) continue;
     const Rank from = report.value.value("rank", kNoRank);
@@ -22,6 +18,11 @@ std::set<Pair> pairs_from(const Recorder& recorder, const char* field) {
   }
   return out;
 }
+
+namespace {
+
+using nlohmann::ordered_json;
+using Pair = RankPair;
 
 // Ordered rank pairs whose clusters the policies keep apart in both directions.
 std::set<Pair> forbidden_pairs(const RunFacts& facts) {
@@ -125,9 +126,9 @@ ordered_json relay_sum(const Recorder& recorder, const char* field) {
 
 ordered_json relay_section(const Recorder& recorder, const RunFacts& facts) {
   ordered_json section = ordered_json::object();
-  const std::set<Pair> reached = pairs_from(recorder, "reached");
-  const std::set<Pair> unreached = pairs_from(recorder, "unreached");
-  const std::set<Pair> timed_out = pairs_from(recorder, "timed_out");
+  const std::set<Pair> reached = connectivity_pairs(recorder, "reached");
+  const std::set<Pair> unreached = connectivity_pairs(recorder, "unreached");
+  const std::set<Pair> timed_out = connectivity_pairs(recorder, "timed_out");
   const auto n = static_cast<std::uint64_t>(facts.processes);
   const bool measured = std::any_of(recorder.reports().begin(), recorder.reports().end(),
                                     [](const ReportEntry& r) { return r.key == "connectivity"; });

@@ -62,6 +62,9 @@ ordered_json run_section(const RunFacts& facts, const Recorder& recorder,
   section["failure"] = facts.summary.failure;
   section["exits"] = recorder.exits().size();
   section["failed_exits"] = std::move(failed);
+  // [[faults]] as declared and as fired: only the processes a fault killed explain losses.
+  section["faults_declared"] = facts.injected_faults;
+  section["killed_by_faults"] = detail::killed_by_faults(recorder);
   section["nodes_reported"] = reports.nodes.size() - reports.missing_nodes.size();
   section["reports"] = recorder.reports().size();
   section["trace_lines"] = recorder.trace().size();
@@ -74,22 +77,9 @@ ordered_json backend_counts_object(const std::map<std::string, double>& counts) 
   return object;
 }
 
-std::vector<std::string> loss_problems(const ordered_json& result) {
-  std::vector<std::string> problems;
-  const ordered_json& lost = result.at("messages").at("lost");
-  if (lost.is_number_unsigned() && lost.get<std::uint64_t>() > 0)
-    problems.push_back(std::to_string(lost.get<std::uint64_t>()) +
-                       " messages were sent but neither delivered nor reported undeliverable");
-  const ordered_json& timed_out = result.at("relay").at("timed_out_pairs");
-  if (timed_out.is_number_unsigned() && timed_out.get<std::uint64_t>() > 0)
-    problems.push_back(std::to_string(timed_out.get<std::uint64_t>()) +
-                       " ordered rank pairs got neither an answer nor an undeliverable notice "
-                       "by the connectivity deadline");
-  return problems;
-}
-
 // Failures of the run itself, as opposed to figures that could not be computed.
-std::vector<std::string> run_problems(const RunFacts& facts, const ordered_json& result) {
+std::vector<std::string> run_problems(const RunFacts& facts, const Recorder& recorder,
+                                      const ordered_json& result) {
   std::vector<std::string> problems;
   if (!facts.summary.failure.empty()) problems.push_back("backend: " + facts.summary.failure);
   const ordered_json& failed = result.at("run").at("failed_exits");
@@ -114,15 +104,17 @@ std::vector<std::string> run_problems(const RunFacts& facts, const ordered_json&
   // Losses nobody explained: a message neither delivered nor reported undeliverable, and
   // connectivity pairs that got neither an answer nor a notice by the deadline. Only rank 0
   // speaks for the workload, so its verdict alone would miss every other rank's losses. A
-  // process the scenario kills takes the messages it held with it: with [[faults]] the figures
-  // stay in result.json but explain themselves.
-  if (facts.injected_faults == 0)
-    for (std::string& problem : loss_problems(result)) problems.push_back(std::move(problem));
+  // process a fault killed takes the messages it held with it: those figures stay in
+  // result.json but explain themselves. A fault that never fired explains nothing.
+  const std::set<std::string> killed = detail::killed_by_faults(recorder);
+  for (std::string& problem : detail::loss_problems(result, recorder, killed))
+    problems.push_back(std::move(problem));
   const ordered_json& workload = result.at("workload");
   const ordered_json& verified = workload.at("verified");
-  // The connectivity workload's one criterion is the timed-out pairs above: a process the
-  // scenario kills explains them, and so its verdict too (relay.timed_out_pairs keeps the count).
-  const bool explained = facts.injected_faults > 0 && workload.at("name") == "connectivity";
+  // The connectivity workload's one criterion is the timed-out pairs above: when the processes
+  // faults killed explain all of them, they explain its verdict too.
+  const bool explained = workload.at("name") == "connectivity" &&
+                         detail::connectivity_failure_explained(recorder, killed);
   if (verified.is_boolean() && !verified.get<bool>() && !explained) {
     std::string who;
     if (workload.contains("failed_by") && !workload.at("failed_by").empty())
@@ -258,7 +250,7 @@ RunResult build_result(const RunFacts& facts, const Recorder& recorder) {
   apply_backend_counts(json, recorder.backend_counts(), nulls);
 
   RunResult result;
-  result.problems = run_problems(facts, json);
+  result.problems = run_problems(facts, recorder, json);
   for (std::string& problem : null_problems(json, nulls)) result.problems.push_back(problem);
   json["ok"] = result.problems.empty();
   json["problems"] = result.problems;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,21 @@ nlohmann::ordered_json connections_section(const ReportIndex& reports, NullReaso
 nlohmann::ordered_json messages_section(const ReportIndex& reports, NullReasons& nulls);
 nlohmann::ordered_json workload_section(const ReportIndex& reports, const RunFacts& facts,
                                         NullReasons& nulls);
+
+// The ordered rank pairs the connectivity reports list under `field` ("reached", "timed_out").
+using RankPair = std::pair<Rank, Rank>;
+std::set<RankPair> connectivity_pairs(const Recorder& recorder, const char* field);
+
+// [[faults]] that fired (fault_losses.cpp): the labels whose exit says the scenario killed them.
+// A fault declared for a time the run never reached killed nothing and explains nothing.
+std::set<std::string> killed_by_faults(const Recorder& recorder);
+// Losses nothing explains: lost messages when no process was killed, and timed-out pairs of
+// which neither rank was killed (unless a relay or the rendezvous was: every path crosses them).
+std::vector<std::string> loss_problems(const nlohmann::ordered_json& result,
+                                       const Recorder& recorder,
+                                       const std::set<std::string>& killed);
+// Whether the connectivity verdict's failure is all explained by what `killed` took with it.
+bool connectivity_failure_explained(const Recorder& recorder, const std::set<std::string>& killed);
 
 // Paper 001: connectivity against the policies, relay paths, WAN connections per router.
 nlohmann::ordered_json relay_section(const Recorder& recorder, const RunFacts& facts);

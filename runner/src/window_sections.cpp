@@ -1,6 +1,5 @@
 // result.json "windows" (the socket buffers all data connections hold, issue 15) and
 // "indices" (paper 004's link indices, from rank 0's report), and indices.csv beside it.
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
@@ -66,8 +65,7 @@ std::string cell(const nlohmann::ordered_json& value) {
 bool write_indices_csv(const std::filesystem::path& file, const nlohmann::ordered_json& result) {
   const auto it = result.find("indices");
   if (it == result.end() || !it->is_object() || !it->contains("pairs")) return false;
-  std::ofstream out(file, std::ios::trunc);
-  if (!out) throw OutputError("cannot write " + file.string());
+  std::ostringstream out;
   out << "from,to,TCP,OH_64B,OH_64KB,BW_64KB,BW_8MB,MBps_8MB,tcp_bytes_per_second,BW_train,"
          "train_bytes_per_second\n";
   for (const auto& pair : it->at("pairs")) {
@@ -78,7 +76,7 @@ bool write_indices_csv(const std::filesystem::path& file, const nlohmann::ordere
       out << ',' << cell(pair.value(key, nlohmann::ordered_json()));
     out << '\n';
   }
-  if (!out) throw OutputError("error while writing " + file.string());
+  write_output_file(file, out.str());
   return true;
 }
 

@@ -39,7 +39,8 @@ std::vector<std::int64_t> Section::integer_list(std::string_view key,
     if (*value < min || *value > max)
       fail_at(item->source(), file(),
               path_of(key) + " lists " + std::to_string(*value) + ", outside " +
-                  std::to_string(min) + ".." + std::to_string(max));
+                  std::to_string(min) + ".." + std::to_string(max) + " — use values from " +
+                  std::to_string(min) + " to " + std::to_string(max));
     out.push_back(*value);
   }
   return out;

@@ -8,6 +8,10 @@ namespace tsunagi::scenario {
 namespace {
 
 constexpr double kGbps = 1e9 / 8;  // bytes/s
+// The largest Dragonfly measured to finish in every shape tried (docs/scenario-format.md,
+// "Largest networks"): 128 routers took 1.6 s of CPU on SimGrid; of two with 256, 4 x 8 x 8
+// took 37 s and 8 x 4 x 8 had not finished after 13 min.
+constexpr std::int64_t kMaxDragonflyRouters = 128;
 
 int read_size(const Section& df, std::string_view key, const char* example) {
   if (!df.has(key)) {
@@ -24,7 +28,7 @@ DragonflyLinks read_class(const Section& df, std::string_view key, const Dragonf
   DragonflyLinks out = base;
   const auto links = df.sub(key);
   if (!links) return out;
-  if (counted) out.count = links->count("count", 1, 1);
+  if (counted) out.count = links->count("count", 1, 1, kMaxParallelLinks);
   out.bandwidth = links->bandwidth("bandwidth", base.bandwidth);
   out.latency = links->duration("latency", base.latency);
   return out;
@@ -41,14 +45,17 @@ void check_unused_class(const Section& df, std::string_view key, std::string_vie
 }
 
 void check_sizes(const Section& df, const DragonflySpec& spec) {
-  const std::int64_t routers = std::int64_t{spec.groups} * spec.chassis * spec.routers;
-  if (routers > kMaxSwitches) {
-    df.fail_here("this Dragonfly has " + std::to_string(routers) + " routers, more than " +
-                 std::to_string(kMaxSwitches) + " — lower groups, chassis or routers");
+  // Saturating products: 2^22 groups x 2^22 chassis x 2^22 routers wrapped around int64 and
+  // loaded as a Dragonfly of 0 routers (issue 29).
+  const std::int64_t routers =
+      capped_product({spec.groups, spec.chassis, spec.routers}, kMaxDragonflyRouters);
+  if (routers > kMaxDragonflyRouters) {
+    df.fail_here("this Dragonfly has more than " + std::to_string(kMaxDragonflyRouters) +
+                 " routers (groups x chassis x routers) — lower groups, chassis or routers");
   }
-  if (routers * spec.nodes > kMaxHosts) {
-    df.fail("nodes", "this Dragonfly has " + std::to_string(routers * spec.nodes) +
-                         " nodes, more than " + std::to_string(kMaxHosts) + " — lower nodes");
+  if (capped_product({routers, spec.nodes}, kMaxHosts) > kMaxHosts) {
+    df.fail("nodes", "this Dragonfly has more than " + std::to_string(kMaxHosts) +
+                         " nodes (routers x nodes) — lower nodes");
   }
   // Group g reaches group h through router number h of its chassis 0 (SimGrid's rule), so
   // every group number must be a router number.

@@ -12,6 +12,7 @@ namespace {
 constexpr const char* kPatterns[] = {"pingpong", "ring",          "all_to_all",
                                      "stencil",  "master_worker", "random"};
 constexpr std::int64_t kMaxLmmcMessage = std::int64_t{1} << 26;  // 64 MB, page by page
+constexpr std::int64_t kMaxLmmcWrites = 10'000'000;              // planned per rank
 
 void read_costs(const Section& s, LmmcConfig& c) {
   c.send_routine = s.duration("send_routine", c.send_routine);
@@ -39,20 +40,20 @@ LmmcConfig read_lmmc(const Section& s, LmmcConfig c) {
   std::vector<std::int64_t> sizes(c.sizes.begin(), c.sizes.end());
   sizes = s.integer_list("sizes", sizes, 1, kMaxLmmcMessage);
   c.sizes.assign(sizes.begin(), sizes.end());
-  c.rounds = s.count("rounds", c.rounds, 1);
-  c.warmup = s.count("warmup", c.warmup, 0);
+  c.rounds = s.count("rounds", c.rounds, 1, kMaxRepeats);
+  c.warmup = s.count("warmup", c.warmup, 0, kMaxRepeats);
   c.message_bytes = static_cast<std::uint64_t>(
       s.integer("message_bytes", static_cast<std::int64_t>(c.message_bytes), 1, c.page_size));
-  c.iterations = s.count("iterations", c.iterations, 1);
+  c.iterations = s.count("iterations", c.iterations, 1, kMaxIterations);
   c.procs = s.count("procs", c.procs, 1);
   if (c.procs > 4096) s.fail("procs", "procs = " + std::to_string(c.procs) + " — use at most 4096");
   c.frames = s.count("frames", c.frames, 1);
   if (c.frames > lmmc::LinkConfig::kMaxFrames)
     s.fail("frames", "frames = " + std::to_string(c.frames) + " — use at most " +
                          std::to_string(lmmc::LinkConfig::kMaxFrames));
-  c.lookahead = s.count("lookahead", c.lookahead, 0);
-  c.ping = s.count("ping", c.ping, 0);
-  c.pong = s.count("pong", c.pong, -1);
+  c.lookahead = s.count("lookahead", c.lookahead, 0, kMaxIterations);
+  c.ping = s.count("ping", c.ping, 0, static_cast<int>(kMaxProcesses));
+  c.pong = s.count("pong", c.pong, -1, static_cast<int>(kMaxProcesses));
   c.seed_salt = static_cast<std::uint64_t>(
       s.integer("seed_salt", 0, 0, std::numeric_limits<std::int64_t>::max()));
   read_costs(s, c);
@@ -76,6 +77,11 @@ void check_lmmc(const Section& root, const ProtocolConfig& protocol, int process
     fail(c.ping >= processes ? "ping" : "pong",
          "ping = " + std::to_string(c.ping) + " and pong = " + std::to_string(pong) +
              " must be two distinct ranks of 0 to " + std::to_string(processes - 1));
+  // Each rank plans its writes up front: at most every process to every peer, every iteration.
+  if (capped_product({c.iterations, c.procs, processes - 1}, kMaxLmmcWrites) > kMaxLmmcWrites)
+    fail("iterations", "iterations x procs x (processes - 1) is more than " +
+                           std::to_string(kMaxLmmcWrites) +
+                           " writes per rank — lower iterations or procs");
   if (c.pattern == "pingpong" && static_cast<std::size_t>(c.procs) < c.sizes.size())
     fail("procs", "the ping-pong puts each size on a port of its own: procs = " +
                       std::to_string(c.procs) + " but " + std::to_string(c.sizes.size()) +

@@ -67,9 +67,11 @@ void read_overlay(const Section& s, ProtocolConfig& out) {
   OverlayConfig& o = out.overlay;
   o.plan = read_plan(s, o.plan);
   o.routing = read_routing(s, o.routing, o.plan);
-  o.random_k = s.count("random_k", o.random_k, 1);
-  o.shortcut_capacity = s.count("shortcut_capacity", o.shortcut_capacity);
-  o.connect_parallel = s.count("connect_parallel", o.connect_parallel, 0);
+  o.random_k = s.count("random_k", o.random_k, 1, static_cast<int>(kMaxProcesses));
+  o.shortcut_capacity =
+      s.count("shortcut_capacity", o.shortcut_capacity, 0, static_cast<int>(kMaxProcesses));
+  o.connect_parallel =
+      s.count("connect_parallel", o.connect_parallel, 0, static_cast<int>(kMaxProcesses));
   o.connect_timeout = s.duration("connect_timeout", o.connect_timeout);
   if (o.connect_timeout <= 0)
     s.fail("connect_timeout", "connect_timeout must be above 0 — e.g. \"3s\"");
@@ -100,7 +102,7 @@ void read_directory(const Section& s, ProtocolConfig& out) {
 
 InferenceConfig read_inference(const Section& s, InferenceConfig in) {
   in.rtt_samples = static_cast<int>(s.integer("rtt_samples", in.rtt_samples, 1, kMaxRttSamples));
-  in.rtt_parallel = s.count("rtt_parallel", in.rtt_parallel, 1);
+  in.rtt_parallel = s.count("rtt_parallel", in.rtt_parallel, 1, static_cast<int>(kMaxProcesses));
   in.min_jump_ratio = s.number("min_jump_ratio", in.min_jump_ratio, 0, kHuge);
   in.colocated_ratio = s.number("colocated_ratio", in.colocated_ratio, 0, 1);
   in.tie_tolerance = s.number("tie_tolerance", in.tie_tolerance, 0, 0.9);
@@ -116,10 +118,11 @@ InferenceConfig read_inference(const Section& s, InferenceConfig in) {
                          "\" — use \"all_pairs\" (every pair probed) or \"leaders\" (scalable)");
   }
   in.rtt_tree_tolerance = s.number("rtt_tree_tolerance", in.rtt_tree_tolerance, 0, 1);
-  in.throughput_bytes = static_cast<std::uint64_t>(
-      s.integer("throughput_bytes", static_cast<std::int64_t>(in.throughput_bytes), 1, kInt64Max));
+  in.throughput_bytes = static_cast<std::uint64_t>(s.integer(
+      "throughput_bytes", static_cast<std::int64_t>(in.throughput_bytes), 1, kMaxMessageBytes));
   in.interference_drop = s.number("interference_drop", in.interference_drop, 0.01, 0.99);
-  in.exact_max_groups = s.count("exact_max_groups", in.exact_max_groups, 2);
+  in.exact_max_groups =
+      s.count("exact_max_groups", in.exact_max_groups, 2, static_cast<int>(kMaxProcesses));
   return in;
 }
 
@@ -133,9 +136,9 @@ CostConfig read_costs(const Section& s, CostConfig c) {
 PingPongConfig read_pingpong(const Section& s, PingPongConfig p) {
   p.message_bytes = static_cast<std::uint64_t>(
       s.integer("message_bytes", static_cast<std::int64_t>(p.message_bytes), 0, kMaxMessageBytes));
-  p.rounds = s.count("rounds", p.rounds, 1);
-  p.ping = s.count("ping", p.ping, 0);
-  p.pong = s.count("pong", p.pong, -1);
+  p.rounds = s.count("rounds", p.rounds, 1, kMaxPingPongRounds);
+  p.ping = s.count("ping", p.ping, 0, static_cast<int>(kMaxProcesses));
+  p.pong = s.count("pong", p.pong, -1, static_cast<int>(kMaxProcesses));
   return p;
 }
 
@@ -152,8 +155,16 @@ IntSortConfig read_intsort(const Section& s, IntSortConfig c) {
       s.integer("total_keys", static_cast<std::int64_t>(c.total_keys), 1, kMaxTotalKeys));
   c.max_key = static_cast<std::uint32_t>(
       s.integer("max_key", c.max_key, 1, std::numeric_limits<std::uint32_t>::max()));
-  c.iterations = s.count("iterations", c.iterations, 1);
+  c.iterations = s.count("iterations", c.iterations, 1, kMaxRepeats);
   c.compute_ns_per_key = s.integer("compute_ns_per_key", c.compute_ns_per_key, 0, kInt64Max);
+  // The compute time of one iteration is keys x ns per key: past a day it is a typo, and past
+  // int64 nanoseconds it wrapped to a negative time.
+  const std::int64_t keys = static_cast<std::int64_t>(c.total_keys);
+  if (capped_product({keys, c.compute_ns_per_key}, kMaxDuration) > kMaxDuration)
+    s.fail("compute_ns_per_key", "total_keys x compute_ns_per_key is more than a day of compute (" +
+                                     std::to_string(kMaxDuration / keys) +
+                                     " ns per key at most for " + std::to_string(keys) +
+                                     " keys) — lower compute_ns_per_key");
   return c;
 }
 

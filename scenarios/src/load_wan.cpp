@@ -127,7 +127,7 @@ ClusterRead read_cluster(const Section& s) {
   read_connect_rate(s, spec);
   spec.wan_bandwidth = s.bandwidth("wan_bandwidth", kGbps);
   spec.wan_latency = s.duration("wan_latency", spec.wan_latency);
-  spec.relays = s.count("relays", 0, 0);
+  spec.relays = s.count("relays", 0, 0, kMaxRelaysPerCluster);
   const std::string at = s.string("relay_at", "inside");
   if (at != "inside" && at != "gateway") {
     s.fail("relay_at", "unknown relay_at \"" + at + "\" — use \"inside\" or \"gateway\"");
@@ -172,8 +172,17 @@ SynTiming read_syn(const std::optional<Section>& wan) {
   syn.syn_rto = wan->duration("syn_rto", syn.syn_rto);
   if (syn.syn_rto <= 0) wan->fail("syn_rto", "syn_rto must be positive — e.g. syn_rto = \"1s\"");
   syn.syn_retries = wan->count("syn_retries", syn.syn_retries, 0);
-  if (syn.syn_retries > 30)
-    wan->fail("syn_retries", "syn_retries above 30 never ends — use e.g. 6");
+  if (syn.syn_retries > kMaxSynRetries)
+    wan->fail("syn_retries",
+              "syn_retries above " + std::to_string(kMaxSynRetries) + " never ends — use e.g. 6");
+  // The backoff doubles: a connect gives up after syn_rto x (2^(retries+1) - 1), which must
+  // stay within a day (and within int64 nanoseconds: 1 day x 2^30 was not).
+  const std::int64_t give_up =
+      capped_product({syn.syn_rto, (std::int64_t{1} << (syn.syn_retries + 1)) - 1}, kMaxDuration);
+  if (give_up > kMaxDuration)
+    wan->fail(wan->has("syn_retries") ? "syn_retries" : "syn_rto",
+              "a connect would give up only after syn_rto x (2^(syn_retries+1) - 1), more than a "
+              "day — lower syn_rto or syn_retries (Linux: 1s and 6, 127 s)");
   return syn;
 }
 
@@ -187,6 +196,12 @@ void read_wan(const Section& network, const toml::array& items, Network& out) {
   }
   if (items.empty())
     network.fail("cluster", "network.cluster is empty — add a [[network.cluster]]");
+  // The results score every pair of sites against the policies (sites x sites), and every
+  // rank's route crosses the WAN core: 100,000 one-host sites loaded and then exhausted memory.
+  if (items.size() > static_cast<std::size_t>(kMaxClusters))
+    fail_at(items[static_cast<std::size_t>(kMaxClusters)].source(), network.file(),
+            "more than " + std::to_string(kMaxClusters) +
+                " [[network.cluster]] sites — merge sites (a site holds any number of hosts)");
   std::vector<Section> sections;
   for (std::size_t i = 0; i < items.size(); ++i) {
     sections.emplace_back(*items[i].as_table(), "network.cluster[" + std::to_string(i) + "]",

@@ -5,6 +5,8 @@
 #include <limits>
 #include <sstream>
 
+#include "readers.hpp"
+
 namespace tsunagi::scenario {
 namespace {
 
@@ -122,8 +124,8 @@ std::int64_t Section::integer(std::string_view key, std::int64_t fallback, std::
   return *value;
 }
 
-int Section::count(std::string_view key, int fallback, int min) const {
-  return static_cast<int>(integer(key, fallback, min, std::numeric_limits<int>::max()));
+int Section::count(std::string_view key, int fallback, int min, int max) const {
+  return static_cast<int>(integer(key, fallback, min, max));
 }
 
 double Section::number(std::string_view key, double fallback, double min, double max) const {
@@ -197,6 +199,16 @@ std::optional<Section> Section::sub(std::string_view key) const {
   const toml::table* table = table_->get_as<toml::table>(key);
   if (!table) return std::nullopt;
   return Section(*table, path_of(key), file_);
+}
+
+std::int64_t capped_product(std::initializer_list<std::int64_t> factors, std::int64_t cap) {
+  std::int64_t product = 1;
+  for (std::int64_t factor : factors) {
+    if (factor <= 0) return 0;
+    if (product > cap / factor) return cap + 1;
+    product *= factor;
+  }
+  return product;
 }
 
 }  // namespace tsunagi::scenario

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,7 +57,8 @@ class Section {
 
   std::int64_t integer(std::string_view key, std::int64_t fallback, std::int64_t min,
                        std::int64_t max) const;
-  int count(std::string_view key, int fallback, int min = 0) const;
+  int count(std::string_view key, int fallback, int min = 0,
+            int max = std::numeric_limits<int>::max()) const;
   double number(std::string_view key, double fallback, double min, double max) const;
   bool boolean(std::string_view key, bool fallback) const;
   std::string string(std::string_view key, const std::string& fallback) const;

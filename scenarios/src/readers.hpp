@@ -1,6 +1,8 @@
 // Readers for each part of a scenario file, run after overrides and the shape check.
 #pragma once
 
+#include <initializer_list>
+
 #include "reader.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 
@@ -13,6 +15,27 @@ namespace tsunagi::scenario {
 inline constexpr std::int64_t kMaxSwitches = 1'000'000;
 inline constexpr std::int64_t kMaxHosts = 100'000;
 inline constexpr std::int64_t kMaxProcesses = 100'000;
+// Issue 29: counts that multiply into the work or the memory of a run. Each is far above any
+// published experiment, and low enough that no product of them overflows or exhausts a rank.
+inline constexpr int kMaxRepeats = 10'000;        // multicast repeats, LMMC rounds, sort iterations
+inline constexpr int kMaxIterations = 1'000'000;  // LMMC iterations and look-ahead
+// Ping-pong rounds: the tests' "runs until stopped" is 10^8 rounds.
+inline constexpr int kMaxPingPongRounds = 1'000'000'000;
+inline constexpr std::int64_t kMaxMulticasts = 100'000;  // algorithms x sizes x groups x repeats
+// The bytes a multicast's members hold for verification (each member a copy): one run's
+// members together at most 1 GiB, one message at most 64 MiB (SimGrid and ns-3 hold every
+// rank in one process). Larger messages travel as modelled filler (verify_bytes_max).
+inline constexpr std::int64_t kMaxVerifiedBytes = std::int64_t{1} << 26;
+inline constexpr std::int64_t kMaxVerifiedTotal = std::int64_t{1} << 30;
+inline constexpr int kMaxRelaysPerCluster = 64;
+inline constexpr int kMaxClusters = 1024;       // [[network.cluster]] sites
+inline constexpr int kMaxSynRetries = 30;       // the backoff doubles: syn_rto x 2^31 at most
+inline constexpr int kMaxParallelLinks = 1024;  // a Dragonfly class's count
+
+// a x b x ..., saturating at cap + 1 instead of overflowing, so an absurd size is reported as
+// too large, never wrapped to a small one (2^22 x 2^22 x 2^22 routers loaded as 0).
+std::int64_t capped_product(std::initializer_list<std::int64_t> factors, std::int64_t cap);
+
 // A scenario file is a few kilobytes of TOML; past this it is not one (/dev/zero, a log).
 inline constexpr std::uintmax_t kMaxScenarioFileBytes = 4u << 20;
 

@@ -1,8 +1,11 @@
 // Drives one role of the core (node, rendezvous or relay) with a sequence of inputs decoded from
 // a libFuzzer input (docs/security.md, "Fuzzing"): the run's configuration, then events —
 // accepts, connects and their failures, closes, timers the role armed, probe and compute
-// results, raw bytes, and well-formed frames of every type with fuzzer-chosen fields. The roles
-// run without a secret so fuzzed frames reach their logic (fuzz_wire drives the handshake).
+// results, raw bytes, and well-formed frames of every type with fuzzer-chosen fields. Every
+// workload kind is drawn. Half the inputs give the role the run's secret: then the driver plays
+// the other end of each connection through the real handshake (challenge, proof over a fuzzed
+// first frame, accept), so fuzzed frames still reach the role's logic once a connection is
+// authenticated, and everything sent out of turn meets the handshake's refusals.
 //
 // Oracles besides the sanitizers: every frame_rejected decision has a reason, and every byte
 // the role sends on a connection deframes cleanly (a role never sends a malformed stream).
@@ -16,8 +19,10 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "tsunagi/model/handshake.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/roles.hpp"
@@ -37,16 +42,33 @@ class RoleDriver {
     c->overlay.routing = static_cast<RoutingKind>(in_.ConsumeIntegralInRange<int>(0, 2));
     if (c->overlay.routing == RoutingKind::FromGroups) c->overlay.plan = PlanKind::TopologyAware;
     c->overlay.shortcut_capacity = in_.ConsumeIntegralInRange<int>(0, 3);
-    c->workload.kind = static_cast<WorkloadKind>(in_.ConsumeIntegralInRange<int>(0, 4));
+    c->workload.kind = static_cast<WorkloadKind>(
+        in_.ConsumeIntegralInRange<int>(0, static_cast<int>(WorkloadKind::Indices)));
     // The integer sort's default 2^20 keys made bucketing 70 % of fuzz_node's time without
-    // reaching any state 4,096 keys do not (the same code paths, a shorter loop).
+    // reaching any state 4,096 keys do not (the same code paths, a shorter loop). Likewise
+    // the other workloads' sizes: small ones reach the same states.
     c->workload.intsort.total_keys = 1u << 12;
+    c->workload.multicast.sizes = {100, 5000};
+    c->workload.multicast.group_sizes = {1, c->processes - 1};
+    c->workload.multicast.repeats = 2;
+    c->workload.lmmc.sizes = {1, 300};
+    c->workload.indices.sizes = {64, 5000};
+    c->workload.indices.repeats = 1;
+    c->workload.indices.stream_bytes = 1u << 16;
+    c->workload.indices.train_messages = in_.ConsumeIntegralInRange<int>(0, 2);
     c->relays = c->overlay.plan == PlanKind::Relay ? in_.ConsumeIntegralInRange<int>(1, 2) : 0;
     c->inference.groups = static_cast<GroupMethod>(in_.ConsumeIntegralInRange<int>(0, 1));
     c->inference.tree = static_cast<TreeMethod>(in_.ConsumeIntegralInRange<int>(0, 2));
     c->directory = static_cast<DirectoryMode>(in_.ConsumeIntegralInRange<int>(0, 1));
     n_ = c->processes;
     return c;
+  }
+
+  // Whether the role holds the run's secret, drawn from the input; the driver then holds it too.
+  std::string draw_secret() {
+    if (!in_.ConsumeBool()) return "";
+    peer_key_ = auth::RunKey(kSecret, 7);
+    return kSecret;
   }
 
   // Feeds events until the input is used up or the role exits.
@@ -94,11 +116,35 @@ class RoleDriver {
     return f;
   }
 
+  // The next handshake frame the driver owes the role as the other end of a connection.
+  InputEvent owed_frame() {
+    auto [conn, frame] = owed_.front();
+    owed_.erase(owed_.begin());
+    return ReceivedInput{conn, wire::encode(frame), frame.filler};
+  }
+
+  // As the other end of `conn`, the driver's answer to a frame the role sent there: the
+  // handshake's replies, and as initiator its proof and the fuzzed first frame it covers.
+  void answer(ConnId conn, const wire::Frame& frame) {
+    const auto peer = peers_.find(conn);
+    if (!peer_key_.required() || peer == peers_.end()) return;
+    const auth::Step step = auth::on_frame(peer->second, peer_key_, frame);
+    for (const wire::Frame& reply : step.send) owed_.emplace_back(conn, reply);
+    if (!step.prove) return;
+    const wire::Frame first = structured_frame();
+    peer->second.first = auth::first_frame_bytes(first);
+    owed_.emplace_back(conn, auth::prove(peer->second, peer_key_));
+    owed_.emplace_back(conn, first);
+  }
+
   InputEvent next_event() {
-    switch (in_.ConsumeIntegralInRange<int>(0, 11)) {
+    const int kind = in_.ConsumeIntegralInRange<int>(0, 12);
+    if (kind == 12 && !owed_.empty()) return owed_frame();
+    switch (kind) {
       case 0: {
         const ConnId id = kAcceptedConnBit | ++accepted_;
         conns_.push_back(id);
+        auth::begin_initiator(peers_[id], peer_key_);  // the role challenges, the driver proves
         return AcceptedInput{id};
       }
       case 1:
@@ -142,7 +188,12 @@ class RoleDriver {
   }
 
   void check(Command& command) {
-    if (auto* c = std::get_if<ConnectCmd>(&command)) conns_.push_back(c->conn);
+    if (auto* c = std::get_if<ConnectCmd>(&command)) {
+      conns_.push_back(c->conn);
+      // The driver accepts: its challenge is owed (and may come early, late or never).
+      if (auto challenge = auth::begin_acceptor(peers_[c->conn], peer_key_))
+        owed_.emplace_back(c->conn, *challenge);
+    }
     if (auto* t = std::get_if<ArmTimerCmd>(&command)) timers_.push_back(t->timer);
     if (auto* p = std::get_if<ProbeRttCmd>(&command)) probes_.push_back(p->probe);
     if (auto* p = std::get_if<ProbeThroughputCmd>(&command)) probes_.push_back(p->probe);
@@ -161,6 +212,7 @@ class RoleDriver {
           std::abort();
         }
         if (std::holds_alternative<std::monostate>(next)) break;
+        answer(s->conn, std::get<wire::Frame>(next));
       }
     }
   }
@@ -173,6 +225,10 @@ class RoleDriver {
   std::vector<ConnId> conns_;
   std::vector<std::uint64_t> timers_, probes_, tasks_;
   std::map<ConnId, wire::Deframer> sent_;
+  static constexpr const char* kSecret = "fuzzed-run-secret-0123456789abcdef";
+  auth::RunKey peer_key_;                             // empty: the run does not authenticate
+  std::map<ConnId, auth::Handshake> peers_;           // the driver's end of each connection
+  std::vector<std::pair<ConnId, wire::Frame>> owed_;  // handshake frames not yet delivered
 };
 
 inline wire::Frame RoleDriver::structured_frame() {
@@ -279,7 +335,10 @@ int fuzz_role(const std::uint8_t* data, std::size_t size, std::unique_ptr<Proces
   auto cfg = driver.config();
   if (cfg->overlay.plan != PlanKind::Relay && in.ConsumeBool()) cfg->overlay.plan = PlanKind::Relay;
   std::unique_ptr<Process> role = make();
-  driver.run(*role, started(in, std::shared_ptr<const ProtocolConfig>(cfg)));
+  StartedInput start = started(in, std::shared_ptr<const ProtocolConfig>(cfg));
+  start.secret = driver.draw_secret();
+  start.nonce_seed = 1;
+  driver.run(*role, std::move(start));
   return 0;
 }
 

@@ -1,13 +1,20 @@
 // The cluster pieces of the launcher without a cluster: host files with slots and their mapping,
 // clock alignment, #SBATCH lines, the run manifest and the replay's clock shift.
+#include <wordexp.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <optional>
 
 #include "adapter/clock_stamp.hpp"
 #include "launcher/event_replay.hpp"
 #include "launcher/hosts_file.hpp"
+#include "launcher/launch_plan.hpp"
 #include "launcher/run_manifest.hpp"
 #include "launcher/slurm_script.hpp"
 #include "tsunagi/runner/recorder.hpp"
@@ -55,10 +62,14 @@ TEST_CASE("host files: names, slots, comments; bad lines name FILE:LINE", "[clus
     const char* text;
     const char* says;
   };
-  const Bad bad[] = {{"a slots=0\n", ":1: slots=0"},         {"a\nb slots=-2\n", ":2: slots=-2"},
-                     {"a slots=2x\n", ":1: slots=2x"},       {"a slots=\n", ":1: slots="},
-                     {"a cpus=4\n", ":1: 'cpus=4' is not"},  {"a slots=99999999\n", ":1: slots="},
-                     {"# only a comment\n", "no host names"}};
+  const Bad bad[] = {{"a slots=0\n", ":1: slots=0"},
+                     {"a\nb slots=-2\n", ":2: slots=-2"},
+                     {"a slots=2x\n", ":1: slots=2x"},
+                     {"a slots=\n", ":1: slots="},
+                     {"a cpus=4\n", ":1: 'cpus=4' is not"},
+                     {"a slots=99999999\n", ":1: slots="},
+                     {"# only a comment\n", "no host names"},
+                     {"-oProxyCommand=touch\n", ":1: '-oProxyCommand=touch' is not a host"}};
   for (const Bad& b : bad) {
     const auto file = dir.write("bad", b.text);
     try {
@@ -86,6 +97,51 @@ TEST_CASE("scenario hosts fill the machines by slot, in file order", "[cluster]"
     REQUIRE(mapped.size() == n);
     for (const auto& m : machines)
       CHECK(std::count(mapped.begin(), mapped.end(), m.name) <= m.slots);
+  }
+}
+
+// What a POSIX shell makes of `line`: its words, or nothing when it holds an unquoted ';', '|',
+// '&', '$(...)' or backquote (wordexp refuses those: the remote shell would run them).
+static std::optional<std::vector<std::string>> shell_words(const std::string& line) {
+  wordexp_t words;
+  if (wordexp(line.c_str(), &words, WRDE_NOCMD | WRDE_UNDEF) != 0) return std::nullopt;
+  std::vector<std::string> out(words.we_wordv, words.we_wordv + words.we_wordc);
+  wordfree(&words);
+  return out;
+}
+
+TEST_CASE("ssh: the remote shell gets every word of a --hosts command as meant", "[cluster]") {
+  // Issue 29: ssh joins the words after "--" with spaces and the remote shell splits them
+  // again, so a host or work directory with spaces, ';' or '$(...)' ran commands there.
+  TempDir dir;
+  const auto hosts = dir.write("hosts", "node;touch slots=4\nn$(id)`id`'q' slots=4\n");
+  rn::LaunchOptions options;
+  options.net = "hosts";
+  options.hosts_file = hosts.string();
+  options.work_dir = (dir.path / "out dir; touch pwned $HOME").string();
+  options.launch_prefix = "nice -n 1";
+  const rn::DaemonPaths paths{"/opt/t s/tsunagi-node", "/opt/t s/tsunagi-rendezvous",
+                              "/opt/t s/tsunagi-delayline", "/opt/t s/tsunagi-relay"};
+  const rn::LaunchPlan plan = rn::make_launch_plan(two_switches(), options, paths, "tsg1-");
+  std::vector<rn::PlannedProcess> all = plan.nodes;
+  all.push_back(plan.rendezvous);
+  const std::string rendezvous = "node;touch:7100";
+  for (const rn::PlannedProcess& p : all) {
+    INFO(p.label);
+    const std::vector<std::string> argv = rn::exec_argv(p, rendezvous);
+    const auto dashes = std::find(argv.begin(), argv.end(), "--");
+    REQUIRE(dashes != argv.end());
+    std::string remote;  // what sshd hands the remote shell
+    for (auto it = dashes + 1; it != argv.end(); ++it) remote += (remote.empty() ? "" : " ") + *it;
+    const auto words = shell_words(remote);
+    REQUIRE(words);
+    // The launcher's words, in order: the prefix, the daemon, its options with the
+    // rendezvous's address in place of the placeholder.
+    std::vector<std::string> meant(std::find(p.argv.begin(), p.argv.end(), "--") + 1, p.argv.end());
+    std::replace(meant.begin(), meant.end(), std::string(rn::kRendezvousPlaceholder), rendezvous);
+    CHECK(*words == meant);
+    CHECK(meant.front() == "nice");
+    CHECK(std::find(meant.begin(), meant.end(), p.events_file) != meant.end());
   }
 }
 
@@ -164,6 +220,54 @@ TEST_CASE("#SBATCH lines from the scenario, --sbatch replaces, adds, removes", "
     options.sbatch = {bad};
     CHECK_THROWS_WITH(rn::sbatch_directives(s, options, plan), Catch::Contains("KEY=VALUE"));
   }
+}
+
+// The lines of a Slurm script that draw the run's secret (from its comment to run.json).
+static std::string secret_lines(const std::string& script) {
+  const std::size_t from = script.find("# The run's secret");
+  const std::size_t to = script.find("cat > ", from);
+  REQUIRE(from != std::string::npos);
+  REQUIRE(to != std::string::npos);
+  return script.substr(from, to - from);
+}
+
+static std::string read_text(const fs::path& file) {
+  std::ifstream in(file);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST_CASE("Slurm: every job draws a fresh secret unless the user names one", "[cluster]") {
+  // Issue 29: the script kept any run.secret it found, so every job of a directory shared one.
+  TempDir dir;
+  rn::LaunchOptions options;
+  options.net = "slurm";
+  options.work_dir = (dir.path / "out").string();
+  const rn::DaemonPaths paths{"tsunagi-node", "tsunagi-rendezvous", "tsunagi-delayline",
+                              "tsunagi-relay"};
+  const rn::LaunchPlan plan = rn::make_launch_plan(two_switches(), options, paths, "tsg1-");
+  const fs::path draw = dir.write("draw.sh", secret_lines(plan.slurm_script));
+  const fs::path secret = rn::run_secret_path(options);
+  fs::create_directories(secret.parent_path());
+  const std::string earlier(64, '0');
+  dir.write("out/run.secret", earlier + "\n");
+  fs::permissions(secret, fs::perms::owner_read | fs::perms::owner_write);
+  std::string seen = earlier;
+  for (int job = 0; job < 2; ++job) {
+    REQUIRE(std::system(("bash " + draw.string()).c_str()) == 0);
+    const std::string drawn = read_text(secret);
+    CHECK(drawn.size() == 65);
+    CHECK(drawn != seen);
+    CHECK((fs::status(secret).permissions() & fs::perms::all) ==
+          (fs::perms::owner_read | fs::perms::owner_write));
+    seen = drawn;
+  }
+  // A secret the user names (--secret-file) is used as it is: no job redraws it.
+  options.secret_file = dir.write("mine.secret", earlier + "\n").string();
+  const rn::LaunchPlan named = rn::make_launch_plan(two_switches(), options, paths, "tsg1-");
+  CHECK(named.slurm_script.find("--secret-file " + options.secret_file) != std::string::npos);
+  const fs::path keep = dir.write("keep.sh", secret_lines(named.slurm_script));
+  REQUIRE(std::system(("bash " + keep.string()).c_str()) == 0);
+  CHECK(read_text(options.secret_file) == earlier + "\n");
 }
 
 TEST_CASE("run.json round trip; absent ranks take their place in the records", "[cluster]") {

@@ -2,6 +2,7 @@
 // it from the processes' reports. docs/result-schema.md is the reference.
 #include <catch2/catch.hpp>
 
+#include "tsunagi/runner/process_table.hpp"
 #include "tsunagi/runner/result.hpp"
 
 using nlohmann::json;
@@ -391,9 +392,26 @@ TEST_CASE("runner: unexplained losses fail the run whichever rank saw them", "[r
   CHECK_FALSE(result.ok());
   CHECK(has_problem_with(result.problems, "2 ordered rank pairs got neither an answer"));
 
-  // A scenario that kills a process explains its losses: the figures stay, the run is ok.
+  // A fault declared but never fired (timed after the run's end) explains nothing (issue 29).
   RunFacts with_fault = synthetic_facts();
   with_fault.injected_faults = 1;
+  result = build_result(with_fault, pairs);
+  CHECK(at(result.json, "run.faults_declared") == 1);
+  CHECK(at(result.json, "run.killed_by_faults").empty());
+  CHECK_FALSE(result.ok());
+  CHECK(has_problem_with(result.problems, "the [[faults]] declared killed nothing"));
+  CHECK(has_problem_with(result.problems, "2 ordered rank pairs got neither an answer"));
+
+  // A fault that killed r3 explains the lost message and the pair (2, 3), not (2, 1).
+  pairs.on_exit("r3", 97, ExitCmd{true, tsunagi::runner::kKilledByFaults});
+  result = build_result(with_fault, pairs);
+  CHECK(at(result.json, "run.killed_by_faults") == ordered_json::array({"r3"}));
+  CHECK_FALSE(result.ok());
+  CHECK_FALSE(has_problem_with(result.problems, "messages were sent"));
+  CHECK(has_problem_with(result.problems, "1 ordered rank pairs got neither an answer"));
+
+  // r1 killed as well: every loss is explained; the figures stay, the run is ok.
+  pairs.on_exit("r1", 98, ExitCmd{true, tsunagi::runner::kKilledByFaults});
   result = build_result(with_fault, pairs);
   CHECK(at(result.json, "relay.timed_out_pairs") == 2);
   CHECK(at(result.json, "messages.lost") == 1);
@@ -446,6 +464,8 @@ TEST_CASE("runner: a connectivity verdict failed by timed-out pairs is explained
   facts.workload = "connectivity";
   CHECK_FALSE(build_result(facts, recorder).ok());  // no fault: the timed-out pairs are losses
   facts.injected_faults = 1;
+  CHECK_FALSE(build_result(facts, recorder).ok());  // declared, never fired: still losses
+  recorder.on_exit("r2", 80, ExitCmd{true, tsunagi::runner::kKilledByFaults});
   const auto result = build_result(facts, recorder);
   CHECK(result.json["workload"]["verified"] == false);  // still said, not a failure
   CHECK(result.ok());

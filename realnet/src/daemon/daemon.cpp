@@ -18,6 +18,7 @@
 #include "../adapter/run_secret.hpp"
 #include "tsunagi/model/roles.hpp"
 #include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/regular_file.hpp"
 #include "tsunagi/scenarios/loader.hpp"
 
 namespace tsunagi::realnet {
@@ -96,12 +97,8 @@ std::string scenario_host_label(const scenario::Scenario& scenario, Rank rank) {
 }
 
 void write_ready_file(const std::string& path, const std::string& endpoint) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary);
-    out << endpoint << '\n';
-  }
-  std::filesystem::rename(temporary, path);  // readers never see half an address
+  // Readers never see half an address; a link planted at the name is replaced, not followed.
+  runner::write_file_atomically(path, [&](std::ostream& out) { out << endpoint << '\n'; });
 }
 
 }  // namespace

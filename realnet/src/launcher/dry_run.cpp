@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <ostream>
 #include <regex>
 
@@ -84,17 +83,19 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
     }
   }
   out << "\n# 2. processes (each prints 'tsunagi-status LABEL listening|exited ...' on stdout)\n";
-  out << shell_line(plan.rendezvous.argv) << " > rendezvous.status &\n";
+  // --hosts lines quote every word literally: a '$' in a host name must not expand here either.
+  auto line = [&](const std::vector<std::string>& argv) {
+    return plan.mode == "hosts" ? literal_shell_words(argv) : shell_line(argv);
+  };
+  out << line(exec_argv(plan.rendezvous, "")) << " > rendezvous.status &\n";
   const bool known = plan.mode != "loopback";
   if (!known)
     out << "RENDEZVOUS=...   # the address in 'tsunagi-status rendezvous listening ADDRESS:PORT'\n";
   std::vector<PlannedProcess> started = plan.relays;  // relays first, then the ranks
   started.insert(started.end(), plan.nodes.begin(), plan.nodes.end());
   for (const auto& process : started) {
-    std::vector<std::string> argv = process.argv;
-    for (std::string& arg : argv)
-      if (arg == kRendezvousPlaceholder) arg = known ? plan.rendezvous.argv.back() : "$RENDEZVOUS";
-    out << shell_line(argv) << " &\n";
+    const std::string rendezvous = known ? plan.rendezvous.argv.back() : "$RENDEZVOUS";
+    out << line(exec_argv(process, rendezvous)) << " &\n";
   }
   out << "wait   # then SIGTERM every process once all printed 'exited'\n";
   if (plan.netns) {
@@ -119,17 +120,11 @@ int remove_stale_namespaces() {
     lines.push_back("netns del " + name);
   }
   if (lines.empty()) return 0;
-  const fs::path batch =
-      fs::temp_directory_path() / ("tsunagi-stale-" + std::to_string(getpid()) + ".batch");
-  {
-    std::ofstream out(batch);
-    for (const auto& line : lines) out << line << '\n';
-  }
   try {
-    run_tool({"ip", "-force", "-b", batch.string()}, "/dev/null");
+    // On stdin: a file at a predictable name in /tmp let any local user feed root commands.
+    run_tool({"ip", "-force", "-b", "-"}, "", lines);
   } catch (const std::exception&) {
   }
-  fs::remove(batch, error);
   return static_cast<int>(lines.size());
 }
 

@@ -40,6 +40,10 @@ std::vector<HostLine> read_hosts_file(const std::string& path) {
     HostLine host;
     host.line = number;
     if (!(words >> host.name)) continue;
+    if (host.name[0] == '-')  // ssh would read it as an option (-oProxyCommand=... runs a command)
+      throw std::invalid_argument(where + ": '" + host.name +
+                                  "' is not a host name (it starts with '-'); a line is 'HOST' "
+                                  "or 'HOST slots=N'");
     std::string word;
     while (words >> word) {
       // Open MPI's max_slots / max-slots bound oversubscription,

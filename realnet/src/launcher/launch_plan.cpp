@@ -60,6 +60,7 @@ void plan_relays(const scenario::Scenario& scenario, const LaunchOptions& option
 }  // namespace
 
 std::string run_secret_path(const LaunchOptions& options) {
+  if (!options.secret_file.empty()) return fs::absolute(options.secret_file).string();
   return (fs::absolute(options.work_dir) / "run.secret").string();
 }
 
@@ -255,6 +256,7 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
       where.insert(where.end(), launch_prefix.begin(), launch_prefix.end());
       // The daemon ends with its ssh connection: a launcher that stops (or dies) stops it.
       args.insert(args.begin() + 1, "--stop-on-eof");
+      p.remote_from = where.size() - launch_prefix.size();
     }
     p.argv = where;
     p.argv.insert(p.argv.end(), args.begin(), args.end());
@@ -307,6 +309,36 @@ LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOpti
     plan.slurm_script = slurm_script(
         scenario, options, plan, manifest_to_json(make_manifest(plan, scenario, options)).dump(2));
   return plan;
+}
+
+std::string literal_shell_words(const std::vector<std::string>& words) {
+  std::string line;
+  for (const std::string& word : words) {
+    if (!line.empty()) line += ' ';
+    const bool plain = !word.empty() && word.find_first_not_of(
+                                            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789-_./:=@,+") == std::string::npos;
+    if (plain) {
+      line += word;
+      continue;
+    }
+    line += '\'';
+    for (char c : word) line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    line += '\'';
+  }
+  return line;
+}
+
+std::vector<std::string> exec_argv(const PlannedProcess& process, const std::string& rendezvous) {
+  std::vector<std::string> argv = process.argv;
+  for (std::string& arg : argv)
+    if (arg == kRendezvousPlaceholder) arg = rendezvous;
+  if (process.remote_from == 0 || process.remote_from >= argv.size()) return argv;
+  const std::vector<std::string> remote(argv.begin() + static_cast<long>(process.remote_from),
+                                        argv.end());
+  argv.resize(process.remote_from);
+  argv.push_back(literal_shell_words(remote));
+  return argv;
 }
 
 std::string shell_line(const std::vector<std::string>& argv) {

@@ -24,7 +24,10 @@ struct DaemonPaths {
 struct PlannedProcess {
   std::string label;  // "rendezvous", "r3"
   Rank rank = kNoRank;
-  std::vector<std::string> argv;  // full command, with `ip netns exec NS` / `ssh HOST` prefix
+  std::vector<std::string> argv;  // full command, with `ip netns exec NS` / `ssh HOST --` prefix
+  // --hosts: argv[remote_from..] is the command the remote shell runs (0: none). Kept apart
+  // until exec_argv() quotes it, so the rendezvous's address can still take its placeholder.
+  std::size_t remote_from = 0;
   std::string events_file;
   std::string log_file;
 };
@@ -57,8 +60,9 @@ Fault parse_fault(const std::string& text, int processes);
 // the processes start). Throws std::invalid_argument for a label the run does not start.
 std::vector<Fault> scenario_kills(const scenario::Scenario& scenario);
 
-// Where the launcher writes the run's secret (mode 0600) and every daemon reads it from: the
-// work directory, which a cluster run must share with its hosts (docs/security.md).
+// Where every daemon reads the run's secret from: the user's --secret-file, or the work
+// directory (which a cluster run must share with its hosts), where the launcher or the Slurm
+// job draws a fresh one for every run (mode 0600; docs/security.md).
 std::string run_secret_path(const LaunchOptions& options);
 
 // Loopback / netns / hosts / slurm, from the options (empty = netns as root, else loopback).
@@ -79,5 +83,15 @@ std::vector<std::string> daemon_args(const scenario::Scenario& scenario,
 
 // A command line as a shell would read it (quoted where needed).
 std::string shell_line(const std::vector<std::string>& argv);
+
+// Words quoted for a POSIX shell that must take each of them literally: nothing expands, not
+// even $VARIABLE (which shell_line leaves to the Slurm script's shell).
+std::string literal_shell_words(const std::vector<std::string>& words);
+
+// The command that starts `process`: `rendezvous` in place of its placeholder, and for --hosts
+// the remote part as one quoted word. ssh joins its arguments with spaces for the remote shell,
+// which splits and interprets them again: a host or path with spaces, ';' or '$(...)' would
+// otherwise run as commands there (issue 29).
+std::vector<std::string> exec_argv(const PlannedProcess& process, const std::string& rendezvous);
 
 }  // namespace tsunagi::realnet

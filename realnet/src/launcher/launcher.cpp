@@ -21,6 +21,7 @@
 #include "run_manifest.hpp"
 #include "supervisor.hpp"
 #include "tsunagi/realnet/realnet_backend.hpp"
+#include "tsunagi/runner/process_table.hpp"
 
 namespace tsunagi::realnet {
 namespace fs = std::filesystem;
@@ -118,10 +119,8 @@ class Launch {
 };
 
 void Launch::start_process(const PlannedProcess& process, const std::string& rendezvous) {
-  ChildSpec spec{process.label, process.argv,     process.log_file,
-                 kProcessNice,  kProcessRealtime, plan_.mode == "hosts"};
-  for (std::string& arg : spec.argv)
-    if (arg == kRendezvousPlaceholder) arg = rendezvous;
+  ChildSpec spec{process.label,    exec_argv(process, rendezvous), process.log_file, kProcessNice,
+                 kProcessRealtime, plan_.mode == "hosts"};
   const std::size_t child = supervisor_.start(spec);
   tracked_[process.label].child = child;
   child_label_[child] = process.label;
@@ -173,7 +172,7 @@ void Launch::handle(const std::vector<ChildLine>& lines, const std::vector<Child
     if (killed_.count(it->second) && is_relay(it->second)) {
       // A relay killed by [[faults]]: the others route around it, the run goes on (as in SimGrid).
       t.exited = t.ok = t.intended = true;
-      t.death = "killed by the scenario's [[faults]]";
+      t.death = runner::kKilledByFaults;
       t.died_at = now();
       continue;
     }
@@ -333,7 +332,8 @@ runner::RunSummary Launch::run() {
     observer_.on_progress("realnet: removed " + std::to_string(stale) + " namespaces of dead runs");
   const DaemonPaths paths = find_daemons(options_);
   fs::create_directories(options_.work_dir);
-  write_run_secret(run_secret_path(options_));  // before any daemon starts and reads it
+  if (options_.secret_file.empty())
+    write_run_secret(run_secret_path(options_));  // before any daemon starts and reads it
   plan_ = make_launch_plan(scenario_, options_, paths, "tsg" + std::to_string(getpid()) + "-");
   manifest_ = make_manifest(plan_, scenario_, options_);
   if (plan_.mode != "slurm")

@@ -11,9 +11,11 @@
 
 namespace tsunagi::realnet {
 
-// Runs a tool (ip, tc) to its end, output into `log_file`; throws std::runtime_error with the
-// log's tail when it fails.
-void run_tool(const std::vector<std::string>& argv, const std::string& log_file);
+// Runs a tool (ip, tc) to its end, `input` on its stdin (a batch: `ip -b -`, never a file
+// another user could plant), output into `log_file` ("" = none; a symlink or FIFO there is
+// refused); throws std::runtime_error with the log's tail when it fails.
+void run_tool(const std::vector<std::string>& argv, const std::string& log_file,
+              const std::vector<std::string>& input = {});
 
 class NetnsSession {
  public:
@@ -30,7 +32,6 @@ class NetnsSession {
   void tear_down();
 
  private:
-  std::string write_batch(const std::string& name, const std::vector<std::string>& lines);
   const NetnsPlan& plan_;
   std::string work_dir_;
   bool created_ = false;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/regular_file.hpp"
 
 namespace tsunagi::realnet {
 namespace fs = std::filesystem;
@@ -77,9 +78,9 @@ RunManifest read_manifest(const std::string& work_dir) {
 
 void write_manifest(const std::string& work_dir, const RunManifest& manifest) {
   const fs::path file = fs::path(work_dir) / kManifestFileName;
-  std::ofstream out(file);
-  out << manifest_to_json(manifest).dump(2) << '\n';
-  if (!out) throw std::runtime_error("cannot write " + file.string());
+  // Never through a link planted in the directory: the launcher may be root.
+  runner::write_file_atomically(
+      file.string(), [&](std::ostream& out) { out << manifest_to_json(manifest).dump(2) << '\n'; });
 }
 
 std::string manifest_path(const RunManifest& manifest, const std::string& name) {

@@ -29,6 +29,19 @@ std::vector<std::string> split_words(const std::string& text) {
   return words;
 }
 
+// The run's secret: the user's --secret-file as it is, or a fresh one for every job.
+std::string secret_lines(const LaunchOptions& options, const std::string& secret) {
+  if (!options.secret_file.empty())
+    return "# The run's secret: --secret-file " + shell_line({secret}) + " (docs/security.md).\n";
+  return "# The run's secret (docs/security.md): every job draws a fresh one, readable by\n"
+         "# its owner only, before any task starts; one left by an earlier job is never reused\n"
+         "# (whoever read it then could join this run). set -C: never written through a link.\n"
+         "rm -f " +
+         shell_line({secret}) +
+         "\n(umask 077; set -C; od -An -N32 -tx1 /dev/urandom | tr -d ' \\n' > " +
+         shell_line({secret}) + "; echo >> " + shell_line({secret}) + ")\n";
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> sbatch_directives(
@@ -73,11 +86,8 @@ std::string slurm_script(const scenario::Scenario& scenario, const LaunchOptions
        ">&2; exit 3; }\n"
     << "mkdir -p " << shell_line({work.string()}) << "\n"
     << "rm -f " << shell_line({address_file}) << "\n"
-    << "# The run's secret (docs/security.md): the launcher writes it before an interactive run;\n"
-    << "# a batch job draws its own, readable by its owner only, before any task starts.\n"
-    << "[ -s " << shell_line({secret}) << " ] || (umask 077; od -An -N32 -tx1 /dev/urandom | "
-    << "tr -d ' \\n' > " << shell_line({secret}) << "; echo >> " << shell_line({secret}) << ")\n"
-    << "cat > " << shell_line({(work / "run.json").string()}) << " <<'TSUNAGI_RUN_JSON'\n"
+    << secret_lines(options, secret) << "cat > " << shell_line({(work / "run.json").string()})
+    << " <<'TSUNAGI_RUN_JSON'\n"
     << manifest_json << "\nTSUNAGI_RUN_JSON\n"
     << "# Ctrl-C / SIGTERM: SIGTERM to every task of the job's steps (scancel --signal; srun "
        "itself\n# would SIGKILL them), so each daemon records its exit; then the steps end.\n"

@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tsunagi/runner/regular_file.hpp"
+
 namespace tsunagi::realnet {
 
 std::string describe_wait_status(int status) {
@@ -46,6 +48,18 @@ std::size_t Supervisor::start(const ChildSpec& spec) {
   std::vector<char*> args;
   for (const std::string& arg : spec.argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
+  // Opened before the fork, so a symlink or FIFO planted at the log's name fails the start
+  // instead of redirecting a root daemon's output (regular_file.hpp).
+  const int log = spec.log_file.empty()
+                      ? open("/dev/null", O_WRONLY | O_CLOEXEC)
+                      : runner::open_regular_for_writing(spec.log_file, O_CREAT | O_APPEND);
+  if (log < 0) {
+    const std::string why = std::strerror(errno);
+    for (int fd : {pipe_fds[0], pipe_fds[1], input_fds[0], input_fds[1]})
+      if (fd >= 0) close(fd);
+    throw std::runtime_error("cannot write " + spec.log_file + " (" + why +
+                             "; a symlink or FIFO there is refused)");
+  }
   const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
@@ -66,9 +80,7 @@ std::size_t Supervisor::start(const ChildSpec& spec) {
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
     dup2(pipe_fds[1], STDOUT_FILENO);
-    const int log = open(spec.log_file.empty() ? "/dev/null" : spec.log_file.c_str(),
-                         O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (log >= 0) dup2(log, STDERR_FILENO);
+    dup2(log, STDERR_FILENO);
     const int input = spec.input_pipe ? input_fds[0] : open("/dev/null", O_RDONLY);
     if (input >= 0) dup2(input, STDIN_FILENO);
     execvp(args[0], args.data());
@@ -76,6 +88,7 @@ std::size_t Supervisor::start(const ChildSpec& spec) {
     _exit(127);
   }
   close(pipe_fds[1]);
+  close(log);
   if (spec.input_pipe) close(input_fds[0]);
   fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
   children_.push_back(Child{spec, pid, pipe_fds[0], input_fds[1], {}, true});

@@ -45,6 +45,10 @@ struct LaunchOptions {
   // Fault injection for tests: "kill:RANK@SECONDS" (SIGKILL that rank's process then),
   // "absent:RANK" (never start it).
   std::vector<std::string> faults;
+  // --secret-file: the run's secret from this file (the user's, mode 0600, on a file system
+  // every host shares), used as it is. Empty: a fresh secret is drawn for every run (the
+  // launcher, or the Slurm job) into <work dir>/run.secret (docs/security.md).
+  std::string secret_file;
 };
 
 // Runs the scenario to its end and tells `observer` everything the processes decided and

@@ -26,6 +26,10 @@ class OutputError : public std::runtime_error {
 // with nowhere to put its results.
 void prepare_output_dir(const std::filesystem::path& dir);
 
+// `file` replaced by `text` (regular_file.hpp: no planted link or FIFO followed); OutputError if
+// it cannot be.
+void write_output_file(const std::filesystem::path& file, const std::string& text);
+
 // Indented by 2 like dump(2), except that arrays holding no objects (rank lists) stay on one
 // line; ends with a newline.
 void write_result_file(const std::filesystem::path& file, const nlohmann::ordered_json& result);

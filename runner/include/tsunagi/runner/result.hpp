@@ -49,8 +49,8 @@ struct RunFacts {
   std::vector<std::string> cluster_names;
   std::vector<int> rank_cluster;
   std::vector<std::vector<bool>> clusters_connectable;
-  // Processes the scenario kills ([[faults]]): messages lost with them are explained, so lost
-  // messages and timed-out pairs fail the run only when this is 0.
+  // [[faults]] the scenario declares (result.json run.faults_declared). Only those that fired
+  // explain losses: the exits the backend recorded say which (run.killed_by_faults).
   int injected_faults = 0;
   RunSummary summary;  // how the backend says the run ended
   double wall_s = 0;   // wall-clock seconds the backend ran
