@@ -36,7 +36,7 @@ Outcome run(const World& w, const InferenceConfig& cfg, std::uint64_t seed = 7) 
     ++out.rounds;
     for (const auto& order : orders) {
       std::vector<RttSample> row;
-      for (Rank l : order.leaders) row.push_back({l, w.rtt(order.from, l, rng)});
+      for (Rank t : order.targets) row.push_back({t, w.rtt(order.from, t, rng)});
       rounds.on_column(order.from, row);
     }
   }

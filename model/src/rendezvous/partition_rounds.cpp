@@ -14,7 +14,7 @@ PartitionRounds::PartitionRounds(const std::vector<std::string>& hosts,
       placed_(hosts.size(), false),
       part_of_(hosts.size(), -1),
       slot_of_(hosts.size(), -1),
-      ordered_(hosts.size(), 0) {
+      probed_(hosts.size(), 0) {
   // The leaders' cut takes the innermost significant step: a part's row may lack the levels
   // further out, so the largest step in it says nothing (see the header).
   config_.tie_tolerance = 1.0;
@@ -44,29 +44,36 @@ void PartitionRounds::start(Part part) {
       std::min(m, static_cast<std::size_t>(std::max(2, config_.partition_leaders)));
   for (std::size_t i = 0; i < k; ++i) part.leaders.push_back(part.probing[i * m / k]);
   part.rtt.assign(m, std::vector<TimeNs>(k, -1));
-  part.waiting = m;
+  part.waiting = k;
   const auto index = static_cast<std::int64_t>(parts_.size());
-  for (std::size_t i = 0; i < m; ++i) {
-    part_of_[static_cast<std::size_t>(part.probing[i])] = index;
-    slot_of_[static_cast<std::size_t>(part.probing[i])] = static_cast<std::int64_t>(i);
+  for (std::size_t i = 0; i < k; ++i) {
+    part_of_[static_cast<std::size_t>(part.leaders[i])] = index;
+    slot_of_[static_cast<std::size_t>(part.leaders[i])] = static_cast<std::int64_t>(i);
   }
   parts_.push_back(std::move(part));
   ready_.push_back(static_cast<std::size_t>(index));
   ++parts_open_;
 }
 
+// Leaders measure (each paces its own probes, rtt_parallel at a time), and each starts at its
+// own place in the part, so the part's ranks are not probed by all leaders at once: probes
+// that pile up on one host link would add queueing to the RTTs.
 std::vector<PartitionRounds::Order> PartitionRounds::take_orders() {
   std::vector<Order> orders;
   for (std::size_t index : std::exchange(ready_, {})) {
     const Part& part = parts_[index];
-    for (Rank from : part.probing) {
-      Order order{from, {}};
-      for (Rank leader : part.leaders)
-        if (leader != from) order.leaders.push_back(leader);
-      probes_ += order.leaders.size();
-      auto& mine = ordered_[static_cast<std::size_t>(from)];
-      mine += order.leaders.size();
-      max_per_rank_ = std::max(max_per_rank_, mine);
+    const std::size_t m = part.probing.size();
+    for (std::size_t li = 0; li < part.leaders.size(); ++li) {
+      Order order{part.leaders[li], {}};
+      const std::size_t first = li * m / part.leaders.size();
+      for (std::size_t i = 0; i < m; ++i) {
+        const Rank target = part.probing[(first + i) % m];
+        if (target == order.from) continue;
+        order.targets.push_back(target);
+        auto& probed = probed_[static_cast<std::size_t>(target)];
+        max_probed_ = std::max(max_probed_, ++probed);
+      }
+      probes_ += order.targets.size();
       orders.push_back(std::move(order));
     }
   }
@@ -79,11 +86,11 @@ bool PartitionRounds::on_column(Rank from, const std::vector<RttSample>& row) {
   if (index < 0) return false;
   part_of_[static_cast<std::size_t>(from)] = -1;
   Part& part = parts_[static_cast<std::size_t>(index)];
-  auto& mine = part.rtt[static_cast<std::size_t>(slot_of_[static_cast<std::size_t>(from)])];
+  const auto li = static_cast<std::size_t>(slot_of_[static_cast<std::size_t>(from)]);
   for (const RttSample& s : row) {
-    const auto it = std::lower_bound(part.leaders.begin(), part.leaders.end(), s.peer);
-    if (it != part.leaders.end() && *it == s.peer && s.peer != from && s.rtt > 0)
-      mine[static_cast<std::size_t>(it - part.leaders.begin())] = s.rtt;
+    const auto it = std::lower_bound(part.probing.begin(), part.probing.end(), s.peer);
+    if (it != part.probing.end() && *it == s.peer && s.peer != from && s.rtt > 0)
+      part.rtt[static_cast<std::size_t>(it - part.probing.begin())][li] = s.rtt;
   }
   if (--part.waiting == 0) settle(static_cast<std::size_t>(index));
   return true;

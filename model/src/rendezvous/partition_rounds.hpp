@@ -1,7 +1,7 @@
 // Scalable, concurrent group inference, run by the rendezvous (groups = "partition",
 // docs/tree-inference.md "The partition method"). The ranks start as one part. A part picks up
-// to `partition_leaders` leaders spread over its ranks; every host of the part (one rank per
-// host) probes every leader. Each leader's row over the part is then known, and its cut gives
+// to `partition_leaders` leaders spread over its ranks; every leader probes every host of the
+// part (one rank per host). Each leader's row over the part is then known, and its cut gives
 // the leader's group. The ranks left over join the part of the first leader whose reach (the
 // next clear gap in its row: the tree level around it) holds them, or one part of their own,
 // and those parts recurse, all at once. A reach lies in a gap far wider than the noise, so all
@@ -26,8 +26,8 @@ namespace tsunagi {
 class PartitionRounds {
  public:
   struct Order {
-    Rank from = kNoRank;        // this rank probes ...
-    std::vector<Rank> leaders;  // ... these leaders
+    Rank from = kNoRank;        // this leader probes ...
+    std::vector<Rank> targets;  // ... these ranks of its part
   };
 
   PartitionRounds(const std::vector<std::string>& hosts, const InferenceConfig& config);
@@ -35,14 +35,14 @@ class PartitionRounds {
   // The orders of every part ready to measure; each is handed out once. Parts that need no
   // measurement (one host) are placed on the way.
   std::vector<Order> take_orders();
-  // A rank's RTTs to its part's leaders; false (and ignored) unless the rank owes an answer.
+  // A leader's row over its part; false (and ignored) unless the rank owes an answer.
   bool on_column(Rank from, const std::vector<RttSample>& row);
   bool finished() const { return parts_open_ == 0 && ready_.empty(); }
   const Groups& groups() const { return groups_; }
   std::uint64_t probes() const { return probes_; }
   int levels() const { return levels_; }
-  // Probes ordered from one rank at most (the bound the docs state is checked against this).
-  std::uint64_t max_probes_per_rank() const { return max_per_rank_; }
+  // The most probes one rank was the target of (the bound the docs state: leaders x levels).
+  std::uint64_t max_probes_per_rank() const { return max_probed_; }
 
  private:
   struct Part {
@@ -69,13 +69,13 @@ class PartitionRounds {
   std::vector<bool> placed_;
   std::vector<Part> parts_;
   std::vector<std::size_t> ready_;     // parts whose orders are not handed out yet
-  std::vector<std::int64_t> part_of_;  // running part of a probing rank, -1 none
-  std::vector<std::int64_t> slot_of_;  // its index in that part's probing list
-  std::vector<std::uint64_t> ordered_;
+  std::vector<std::int64_t> part_of_;  // running part of a leader, -1 none
+  std::vector<std::int64_t> slot_of_;  // its index in that part's leaders
+  std::vector<std::uint64_t> probed_;  // probes aimed at each rank so far
   std::size_t parts_open_ = 0;
   Groups groups_;
   std::uint64_t probes_ = 0;
-  std::uint64_t max_per_rank_ = 0;
+  std::uint64_t max_probed_ = 0;
   int levels_ = 0;
   TimeNs spread_ = 0;  // largest spread of RTTs from a leader to its switch-mates
 };

@@ -61,7 +61,7 @@ void Rendezvous::send_leader_order() {
 void Rendezvous::send_partition_orders() {
   for (PartitionRounds::Order& order : partition_->take_orders()) {
     emit(SendCmd{rank_conn_[static_cast<std::size_t>(order.from)],
-                 wire::encode(wire::make_rtt_order({0, std::move(order.leaders)})), 0});
+                 wire::encode(wire::make_rtt_order({0, std::move(order.targets)})), 0});
   }
   if (!partition_->finished()) return;
   rtt_probes_ += partition_->probes();
