@@ -114,13 +114,25 @@ bool parse_tree_method(const std::string& text, TreeMethod& out) {
 }
 
 const char* to_string(GroupMethod method) {
-  return method == GroupMethod::Leaders ? "leaders" : "all_pairs";
+  switch (method) {
+    case GroupMethod::Leaders:
+      return "leaders";
+    case GroupMethod::Partition:
+      return "partition";
+    case GroupMethod::AllPairs:
+      break;
+  }
+  return "all_pairs";
 }
 
 bool parse_group_method(const std::string& text, GroupMethod& out) {
-  if (text != "leaders" && text != "all_pairs") return false;
-  out = text == "leaders" ? GroupMethod::Leaders : GroupMethod::AllPairs;
-  return true;
+  for (GroupMethod m : {GroupMethod::AllPairs, GroupMethod::Leaders, GroupMethod::Partition}) {
+    if (text == to_string(m)) {
+      out = m;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool parse_plan_kind(const std::string& text, PlanKind& out) {

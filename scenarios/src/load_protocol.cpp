@@ -115,8 +115,10 @@ InferenceConfig read_inference(const Section& s, InferenceConfig in) {
   const std::string groups = s.string("groups", to_string(in.groups));
   if (!parse_group_method(groups, in.groups)) {
     s.fail("groups", "unknown group method \"" + groups +
-                         "\" — use \"all_pairs\" (every pair probed) or \"leaders\" (scalable)");
+                         "\" — use \"all_pairs\" (every pair probed), \"leaders\" (scalable) or "
+                         "\"partition\" (scalable, concurrent)");
   }
+  in.partition_leaders = s.count("partition_leaders", in.partition_leaders, 2);
   in.rtt_tree_tolerance = s.number("rtt_tree_tolerance", in.rtt_tree_tolerance, 0, 1);
   in.throughput_bytes = static_cast<std::uint64_t>(s.integer(
       "throughput_bytes", static_cast<std::int64_t>(in.throughput_bytes), 1, kMaxMessageBytes));

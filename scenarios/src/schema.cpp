@@ -72,7 +72,8 @@ struct Schemas {
                          {"rtt_tree_tolerance"},
                          {"throughput_bytes"},
                          {"interference_drop"},
-                         {"exact_max_groups"}}};
+                         {"exact_max_groups"},
+                         {"partition_leaders"}}};
   TableSchema costs{"[protocol.costs]", {{"relay"}, {"select_per_connection"}, {"connect"}}};
   TableSchema protocol{"[protocol]",
                        {{"plan"},

@@ -22,9 +22,9 @@ void Node::on_directory(wire::DirectoryMsg msg) {
     return;
   }
   have_directory_ = true;
-  const bool leaders = config_->inference.groups == GroupMethod::Leaders;
+  const bool leaders = config_->inference.groups != GroupMethod::AllPairs;
   if (config_->overlay.plan != PlanKind::TopologyAware || n_ == 1 || leaders) {
-    // Other plans skip the measurements; with leaders the rendezvous orders them (RttOrder).
+    // Other plans skip the measurements; with leaders or partition the rendezvous orders them.
     if (complete) endpoints_.set_all(std::move(msg.endpoints));
     phase_ = Phase::AwaitGroups;
     send_frame(rendezvous_conn_, wire::make_rtt_report({rank_, {}, 0}));

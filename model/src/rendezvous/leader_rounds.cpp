@@ -5,7 +5,14 @@
 namespace tsunagi {
 
 LeaderRounds::LeaderRounds(const std::vector<std::string>& hosts, const InferenceConfig& config)
-    : hosts_(hosts), config_(config), placed_(hosts.size(), false) {}
+    : hosts_(hosts), config_(config), placed_(hosts.size(), false) {
+  // A leader's row holds only the ranks still unplaced: switches near it may be gone, so two
+  // steps further out can merge into one larger than the own switch's, and the largest-step
+  // rule would cut past the switch. The innermost significant step needs only the own switch
+  // in the row, which it is while every earlier group was a switch (docs/tree-inference.md,
+  // "The partition method": the same argument).
+  config_.tie_tolerance = 1.0;
+}
 
 std::optional<LeaderRounds::Order> LeaderRounds::next() {
   if (leader_ != kNoRank) return std::nullopt;

@@ -1,6 +1,7 @@
 // Scalable group inference, run by the rendezvous: one leader at a time (the lowest rank not
 // yet placed) measures its RTT to every rank not yet placed; the near side of its sorted row
-// (the same cut as paper 000 §2.1) plus its host-mates becomes its group. About N·G/2 probes
+// (paper 000 §2.1's cut, at the innermost significant step) plus its host-mates becomes its
+// group. About N·G/2 probes
 // for G groups instead of N(N−1). Each leader's row only contains ranks still unplaced, so a
 // group found later cannot steal members of an earlier one.
 #pragma once

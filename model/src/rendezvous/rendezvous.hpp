@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "rendezvous/leader_rounds.hpp"
+#include "rendezvous/partition_rounds.hpp"
 #include "rendezvous/relay_registry.hpp"
 #include "rendezvous/tree_prober.hpp"
 #include "tsunagi/model/handshake.hpp"
@@ -73,6 +74,7 @@ class Rendezvous final : public Process {
   // rendezvous_inference.cpp: groups and the switch tree
   void on_rtt_report(ConnId id, const wire::Frame& frame);
   void send_leader_order();
+  void send_partition_orders();
   void on_rtt_column(ConnId id, const wire::Frame& frame);
   void groups_ready(Groups groups);
   bool start_tree_inference();
@@ -107,8 +109,11 @@ class Rendezvous final : public Process {
   nlohmann::json inference_;  // the "inference" report being put together
   std::optional<TreeProber> prober_;
   std::optional<LeaderRounds> leaders_;
+  std::optional<PartitionRounds> partition_;
   std::optional<std::vector<std::vector<TimeNs>>> tree_rtts_;  // tree = rtt: rep x rep
   std::size_t reps_waiting_ = 0;
+  int partition_levels_ = 0;  // groups = partition: depth of the recursion, for the report
+  std::uint64_t partition_max_probes_ = 0;
 
   // running and shutdown
   int settled_ = 0;

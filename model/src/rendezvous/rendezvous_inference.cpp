@@ -29,6 +29,11 @@ void Rendezvous::on_rtt_report(ConnId id, const wire::Frame& frame) {
     leaders_.emplace(hosts_, config_->inference);
     return send_leader_order();
   }
+  if (topology && config_->inference.groups == GroupMethod::Partition) {
+    near_.clear();
+    partition_.emplace(hosts_, config_->inference);
+    return send_partition_orders();
+  }
   Groups groups;
   if (topology) groups = combine_views(n_, near_);
   if (config_->overlay.plan == PlanKind::Relay) groups = site_groups(sites_);
@@ -51,6 +56,24 @@ void Rendezvous::send_leader_order() {
   groups_ready(std::move(groups));
 }
 
+// Concurrent scalable inference: every part that is ready measures, all at once; the groups go
+// out when the last part has settled.
+void Rendezvous::send_partition_orders() {
+  for (PartitionRounds::Order& order : partition_->take_orders()) {
+    emit(SendCmd{rank_conn_[static_cast<std::size_t>(order.from)],
+                 wire::encode(wire::make_rtt_order({0, std::move(order.targets)})), 0});
+  }
+  if (!partition_->finished()) return;
+  rtt_probes_ += partition_->probes();
+  Groups groups = partition_->groups();
+  for (auto& g : groups) std::sort(g.begin(), g.end());
+  std::sort(groups.begin(), groups.end());
+  partition_levels_ = partition_->levels();
+  partition_max_probes_ = partition_->max_probes_per_rank();
+  partition_.reset();
+  groups_ready(std::move(groups));
+}
+
 void Rendezvous::on_rtt_column(ConnId id, const wire::Frame& frame) {
   auto msg = wire::read_rtt_column(frame);
   if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
@@ -60,6 +83,10 @@ void Rendezvous::on_rtt_column(ConnId id, const wire::Frame& frame) {
     row.push_back({column.peers[i], static_cast<TimeNs>(column.rtts[i])});
   const Rank from = conns_[id].rank;
   if (tree_rtts_) return on_rep_row(from, row);
+  if (partition_) {
+    if (!partition_->on_column(from, row)) return reject(id, "rtt column nobody asked for");
+    return send_partition_orders();
+  }
   if (!leaders_ || !leaders_->waiting()) return reject(id, "rtt column nobody asked for");
   leaders_->on_row(from, std::move(row));
   send_leader_order();
@@ -72,6 +99,10 @@ void Rendezvous::groups_ready(Groups groups) {
                 {"inferred", config_->overlay.plan == PlanKind::TopologyAware},
                 {"rtt_probes", rtt_probes_},
                 {"groups_end_ns", now_}};
+  if (config_->inference.groups == GroupMethod::Partition && inference_["inferred"] == true) {
+    inference_["partition_levels"] = partition_levels_;
+    inference_["partition_max_probes_per_rank"] = partition_max_probes_;
+  }
   if (!start_tree_inference()) finish_inference();
 }
 

@@ -22,8 +22,11 @@ enum class RoutingKind { Rounds, FromGroups, Direct };
 enum class TreeMethod { None, Exact, Rtt };
 // How switch groups are found: AllPairs = every node probes every other (paper 000 §2.1);
 // Leaders = scalable: one leader at a time probes the ranks not yet placed and its near side
-// becomes a group (about N x groups / 2 probes instead of N^2).
-enum class GroupMethod { AllPairs, Leaders };
+// becomes a group (about N x groups / 2 probes instead of N^2). Partition = scalable and
+// concurrent: every part of the network picks a few leaders at once, its ranks probe them, each
+// leader's row over the part gives its group, the rest split by nearest leader and the parts
+// recurse side by side (docs/tree-inference.md, "The partition method").
+enum class GroupMethod { AllPairs, Leaders, Partition };
 
 // How nodes learn where their peers listen: Full = the rendezvous sends every node the whole
 // directory (N endpoints each); OnDemand = nodes ask for the endpoints they are about to use
@@ -50,6 +53,8 @@ struct InferenceConfig {
   std::uint64_t throughput_bytes = 1'000'000;  // bytes of one throughput probe
   double interference_drop = 0.25;  // two transfers interfere when one falls below 75 % alone
   int exact_max_groups = 24;        // the exact method refuses more groups (probe count)
+  // groups = partition: leaders a part picks at once (every rank of the part probes each).
+  int partition_leaders = 8;
 };
 
 struct OverlayConfig {
