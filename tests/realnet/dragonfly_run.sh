@@ -3,10 +3,11 @@
 # every message, nothing reaches a non-member, and the run leaves nothing behind.
 source "$(dirname "$0")/lib.sh"
 need_netns
-# Latency x500 (as realnet:compare_dragonfly_16): at x50 the delay lines' per-hop noise breaks the
-# tie the router groups rest on, the inference is wrong and, since issue 17, the run fails.
+# Latency x2000 (as realnet:compare_dragonfly_16): at x50 the delay lines' per-hop noise breaks
+# the tie the router groups rest on, the inference is wrong and, since issue 17, the run fails;
+# x500 failed that way beside a CPU-heavy test (2026-11-26).
 run_realnet "$SRC/scenarios/teaching/dragonfly-16.toml" --backend realnet --net netns --out "$WORK/rn" --quiet \
-  --latency-scale 500
+  --latency-scale 2000
 [ "$RUN_STATUS" -eq 0 ] || { cat "$WORK/rn/result.json" >&2; fail "realnet run exited $RUN_STATUS"; }
 expect_json "$WORK/rn/result.json" ok true
 expect_json "$WORK/rn/result.json" workload.verified true
