@@ -92,17 +92,7 @@ void forged_target(const Udp& target, const Udp& stranger, std::chrono::millisec
 
 // Runs a scripted core with options_with_secret() until it exits (or 20 s pass).
 void run_script(ScriptedCore::Script script, rn::AdapterOptions options = options_with_secret()) {
-  boost::asio::io_context io;
-  rn::EventLog log("/dev/null", "test");
-  rn::AsioProcess process(io, std::make_unique<ScriptedCore>(std::move(script)), options, log);
-  process.open();
-  process.on_exit = [&](const ExitCmd&) {
-    process.shut_down();
-    io.stop();
-  };
-  process.start();
-  io.run_for(std::chrono::seconds(20));
-  REQUIRE(process.exited());
+  realnet_test::run_until_exit(std::move(script), options);
 }
 
 }  // namespace

@@ -59,23 +59,7 @@ struct Peer {
 
 // Runs a scripted core until it exits (or 20 s pass); returns every input it saw.
 std::vector<InputEvent> run_script(ScriptedCore::Script script) {
-  boost::asio::io_context io;
-  rn::EventLog log("/dev/null", "test");
-  std::vector<InputEvent> seen;
-  rn::AsioProcess process(io, std::make_unique<ScriptedCore>([&](const Input& in, auto emit) {
-                            seen.push_back(in.event);
-                            script(in, emit);
-                          }),
-                          loopback_options(), log);
-  process.open();
-  process.on_exit = [&](const ExitCmd&) {
-    process.shut_down();
-    io.stop();
-  };
-  process.start();
-  io.run_for(std::chrono::seconds(20));
-  REQUIRE(process.exited());
-  return seen;
+  return realnet_test::run_until_exit(std::move(script), loopback_options());
 }
 
 }  // namespace
