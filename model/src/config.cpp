@@ -13,6 +13,8 @@ const char* to_string(PlanKind plan) {
       return "topology";
     case PlanKind::Relay:
       return "relay";
+    case PlanKind::Hierarchical:
+      return "hierarchical";
   }
   return "?";
 }
@@ -136,8 +138,8 @@ bool parse_group_method(const std::string& text, GroupMethod& out) {
 }
 
 bool parse_plan_kind(const std::string& text, PlanKind& out) {
-  for (PlanKind k :
-       {PlanKind::AllToAll, PlanKind::RandomK, PlanKind::TopologyAware, PlanKind::Relay}) {
+  for (PlanKind k : {PlanKind::AllToAll, PlanKind::RandomK, PlanKind::TopologyAware,
+                     PlanKind::Relay, PlanKind::Hierarchical}) {
     if (text == to_string(k)) {
       out = k;
       return true;

@@ -24,7 +24,8 @@ PlanKind read_plan(const Section& s, PlanKind fallback) {
   if (!parse_plan_kind(text, plan)) {
     s.fail("plan", "unknown plan \"" + text +
                        "\" — use \"all\" (every pair), \"random\" "
-                       "(random_k peers), \"topology\" (paper 000 §3.1) or \"relay\" (own "
+                       "(random_k peers), \"topology\" (paper 000 §3.1), \"hierarchical\" "
+                       "(groups and their leaders along the inferred tree) or \"relay\" (own "
                        "site direct, other sites through relays, paper 001)");
   }
   return plan;
@@ -44,10 +45,15 @@ RoutingKind read_routing(const Section& s, RoutingKind fallback, PlanKind plan) 
            "routing = \"direct\" forwards nothing, so relays would never be used — "
            "use routing = \"rounds\" with plan = \"relay\", or plan = \"all\"");
   }
-  if (routing == RoutingKind::FromGroups && plan != PlanKind::TopologyAware) {
+  if (routing == RoutingKind::FromGroups && !inferred_plan(plan)) {
     s.fail("routing",
-           "routing = \"groups\" needs plan = \"topology\" (it relies on every "
-           "node having a neighbour in every group) — use routing = \"rounds\"");
+           "routing = \"groups\" needs plan = \"topology\" or \"hierarchical\" (it reads "
+           "next hops off the inferred groups) — use routing = \"rounds\"");
+  }
+  if (routing == RoutingKind::Direct && plan == PlanKind::Hierarchical) {
+    s.fail("routing",
+           "routing = \"direct\" forwards nothing, so no message would leave its group — use "
+           "routing = \"groups\" (through the leaders) with plan = \"hierarchical\"");
   }
   return routing;
 }
@@ -91,7 +97,7 @@ void read_directory(const Section& s, ProtocolConfig& out) {
                             "\"on_demand\" (nodes ask for the endpoints they use)");
   }
   const bool all_pairs =
-      out.overlay.plan == PlanKind::TopologyAware && out.inference.groups == GroupMethod::AllPairs;
+      inferred_plan(out.overlay.plan) && out.inference.groups == GroupMethod::AllPairs;
   if (out.directory == DirectoryMode::OnDemand && all_pairs) {
     s.fail("directory",
            "directory = \"on_demand\" saves nothing when every node probes every "

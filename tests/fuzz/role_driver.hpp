@@ -38,9 +38,11 @@ class RoleDriver {
   std::shared_ptr<ProtocolConfig> config() {
     auto c = std::make_shared<ProtocolConfig>();
     c->processes = in_.ConsumeIntegralInRange<int>(2, 9);
-    c->overlay.plan = static_cast<PlanKind>(in_.ConsumeIntegralInRange<int>(0, 3));
+    c->overlay.plan = static_cast<PlanKind>(
+        in_.ConsumeIntegralInRange<int>(0, static_cast<int>(PlanKind::Hierarchical)));
     c->overlay.routing = static_cast<RoutingKind>(in_.ConsumeIntegralInRange<int>(0, 2));
-    if (c->overlay.routing == RoutingKind::FromGroups) c->overlay.plan = PlanKind::TopologyAware;
+    if (c->overlay.routing == RoutingKind::FromGroups && !inferred_plan(c->overlay.plan))
+      c->overlay.plan = PlanKind::TopologyAware;
     c->overlay.shortcut_capacity = in_.ConsumeIntegralInRange<int>(0, 3);
     c->workload.kind = static_cast<WorkloadKind>(
         in_.ConsumeIntegralInRange<int>(0, static_cast<int>(WorkloadKind::Indices)));
@@ -252,7 +254,17 @@ inline wire::Frame RoleDriver::structured_frame() {
     case FrameType::RttReport:
       return make_rtt_report({rank(), ranks(), in_.ConsumeIntegral<std::uint8_t>()});
     case FrameType::GroupsMsg:
-      return make_groups(GroupsMsgBody{Groups{ranks(), ranks(), ranks()}});
+      if (in_.ConsumeBool()) {  // a hierarchical placement, as claimed by the sender
+        LeaderLinks links{rank(),
+                          in_.ConsumeBool() ? kNoRank : rank(),
+                          in_.ConsumeIntegral<std::uint16_t>(),
+                          in_.ConsumeIntegral<std::uint16_t>(),
+                          ranks(),
+                          ranks(),
+                          ranks()};
+        return make_groups(GroupsMsgBody{Groups{ranks()}, std::move(links)});
+      }
+      return make_groups(GroupsMsgBody{Groups{ranks(), ranks(), ranks()}, std::nullopt});
     case FrameType::RouteRound:
       return make_route_round(rank(), rank(),
                               {in_.ConsumeIntegralInRange<std::uint32_t>(0, 4),

@@ -42,7 +42,7 @@ std::vector<wire::Frame> every_frame() {
           wire::make_hello({1, ConnPurpose::Static}),
           wire::make_register({1, "x:1", "h", ""}),
           directory(2),
-          wire::make_groups({Groups{{0, 1}}}),
+          wire::make_groups({Groups{{0, 1}}, std::nullopt}),
           wire::make_route_round(1, 0, {0, true, {{1, 0}}}),
           wire::make_data(1, 0, 0, {7, {1, 2}}, 0),
           wire::make_done(1),

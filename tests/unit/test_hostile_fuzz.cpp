@@ -48,7 +48,7 @@ class Fuzzer {
       case FrameType::RttReport:
         return make_rtt_report({rank(), ranks(), rng_.uniform(10)});
       case FrameType::GroupsMsg:
-        return make_groups(GroupsMsgBody{Groups{ranks(), ranks()}});
+        return make_groups(GroupsMsgBody{Groups{ranks(), ranks()}, std::nullopt});
       case FrameType::RouteRound:
         return make_route_round(rank(), rank(),
                                 {static_cast<std::uint32_t>(rng_.uniform(3)),

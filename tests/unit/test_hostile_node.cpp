@@ -20,7 +20,7 @@ constexpr ConnId kToRank1 = 2;  // rank 0's static connection to rank 1 (its sec
 Driven running_node() {
   Driven node = started_node(config(2), 0);
   node.frame(kToRendezvous, directory(2));
-  node.frame(kToRendezvous, wire::make_groups(wire::GroupsMsgBody{Groups{{0}, {1}}}));
+  node.frame(kToRendezvous, wire::make_groups(wire::GroupsMsgBody{Groups{{0}, {1}}, std::nullopt}));
   node.input(ConnectedInput{kToRank1});
   node.frame(kToRank1, wire::make_route_round(1, 0, {0, false, {{1, 0}}}));
   REQUIRE(node.traces("routes").size() == 1);
@@ -70,7 +70,7 @@ TEST_CASE("hostile node: control frames from any connection but the rendezvous a
   wire::RelayListMsg relays{{{"x-relay0", "x", "evil:1"}}, {}};
   const std::vector<std::pair<std::string, wire::Frame>> forged{
       {"directory", directory(2)},
-      {"groups", wire::make_groups(wire::GroupsMsgBody{Groups{{0, 1}}})},
+      {"groups", wire::make_groups(wire::GroupsMsgBody{Groups{{0, 1}}, std::nullopt})},
       {"probe_order", wire::make_probe_order({1, 1, 1'000'000})},
       {"rtt_order", wire::make_rtt_order({0, {1}})},
       {"endpoint_reply", wire::make_endpoint_reply({{1}, {"evil:1"}})},
@@ -98,7 +98,8 @@ TEST_CASE("hostile node: control frames from any connection but the rendezvous a
       CHECK(node.traces("plan", mark).empty());
       CHECK_FALSE(node.exit());
       // The rendezvous is still obeyed.
-      node.frame(kToRendezvous, wire::make_groups(wire::GroupsMsgBody{Groups{{0}, {1}}}));
+      node.frame(kToRendezvous,
+                 wire::make_groups(wire::GroupsMsgBody{Groups{{0}, {1}}, std::nullopt}));
       CHECK(node.traces("plan", mark).size() == 1);
       CHECK(node.all<ConnectCmd>(mark).size() == 1);
     }
@@ -126,7 +127,7 @@ TEST_CASE("hostile node: a second relay list mid-attach is refused, the attach c
   wire::RelayListMsg relays{{{"a-relay0", "a", "ra0:1"}, {"a-relay1", "a", "ra1:1"}}, {}};
   node.frame(kToRendezvous, wire::make_relay_list(relays));
   node.frame(kToRendezvous, directory(2));
-  node.frame(kToRendezvous, wire::make_groups(wire::GroupsMsgBody{Groups{{0, 1}}}));
+  node.frame(kToRendezvous, wire::make_groups(wire::GroupsMsgBody{Groups{{0, 1}}, std::nullopt}));
   const auto connects = node.all<ConnectCmd>();
   REQUIRE(connects.size() >= 2);
   const ConnId relay = connects[1].conn;  // after the rendezvous: the attach to a-relay0
@@ -176,7 +177,8 @@ TEST_CASE("hostile node: lists of ranks from the rendezvous must name processes"
   Driven other = started_node(config(2), 0);
   other.frame(kToRendezvous, directory(2));
   mark = other.mark();
-  other.frame(kToRendezvous, wire::make_groups(wire::GroupsMsgBody{Groups{{0, 1, 9}}}));
+  other.frame(kToRendezvous,
+              wire::make_groups(wire::GroupsMsgBody{Groups{{0, 1, 9}}, std::nullopt}));
   CHECK(mentions(other.rejections(mark), "group member rank 9 is not a process"));
   CHECK(other.traces("plan", mark).empty());
 }

@@ -28,7 +28,8 @@ ConnId static_connection_of(Driven& node) {
   node.input(ConnectedInput{kToRendezvous});
   accept_initiator(node, kToRendezvous, kRunSecret);
   node.frame(kToRendezvous, directory(2));
-  node.frame(kToRendezvous, wire::make_groups({Groups{{0, 1}}}));  // one group: plan all
+  node.frame(kToRendezvous,
+             wire::make_groups({Groups{{0, 1}}, std::nullopt}));  // one group: plan all
   for (const ConnectCmd& c : node.all<ConnectCmd>())
     if (c.to == endpoint_of(1)) return c.conn;
   FAIL("rank 0 did not connect to rank 1");

@@ -67,7 +67,7 @@ TEST_CASE("every message type round trips", "[wire]") {
   CHECK(std::get<RttReportMsg>(rep).probes == 99);
 
   Groups groups{{0, 1}, {2}, {}};
-  auto grp = read_groups(std::get<Frame>(decode_one(encode(make_groups({groups})))));
+  auto grp = read_groups(std::get<Frame>(decode_one(encode(make_groups({groups, std::nullopt})))));
   CHECK(std::get<GroupsMsgBody>(grp).groups == groups);
 
   RouteRoundMsg round{3, true, {{1, 2}, {9, 4}}};

@@ -206,10 +206,11 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
     case FrameType::GroupsMsg: {
       auto msg = wire::read_groups(frame);
       if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      auto& groups = std::get<wire::GroupsMsgBody>(msg).groups;
-      for (const auto& group : groups)
+      auto& body = std::get<wire::GroupsMsgBody>(msg);
+      for (const auto& group : body.groups)
         if (auto why = wire::unknown_rank_in(group, n_, "group member")) return reject(id, *why);
-      return on_groups(std::move(groups));
+      if (auto why = placement_refusal(body)) return reject(id, *why);
+      return on_groups(std::move(body));
     }
     case FrameType::ProbeOrder: {
       auto msg = wire::read_probe_order(frame);

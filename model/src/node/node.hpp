@@ -19,6 +19,7 @@
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/overlay/group_routes.hpp"
+#include "tsunagi/model/overlay/hierarchy.hpp"
 #include "tsunagi/model/overlay/routing.hpp"
 #include "tsunagi/model/overlay/shortcut_cache.hpp"
 #include "tsunagi/model/topology/switch_inference.hpp"
@@ -121,7 +122,8 @@ class Node final : public Process, private WorkloadContext {
   void on_workload_throughput(const ThroughputMeasuredInput& in);
 
   // node_overlay.cpp
-  void on_groups(Groups groups);
+  std::optional<std::string> placement_refusal(const wire::GroupsMsgBody& body) const;
+  void on_groups(wire::GroupsMsgBody body);
   void start_static_connects();
   void remember_groups(const Groups& groups);
   void static_peer_up(Rank peer, ConnId id);
@@ -227,6 +229,7 @@ class Node final : public Process, private WorkloadContext {
   std::size_t plan_settled_ = 0;        // plan_[0, this) is connected or failed
   std::vector<int> group_of_rank_;      // the groups the rendezvous sent, by rank (workloads)
   Groups plan_groups_;                  // routing = groups: as the plan used them
+  std::optional<Placement> placement_;  // plan = hierarchical: until the routes are built
   std::unique_ptr<RouteTable> routes_;  // rounds or groups (protocol.overlay.routing)
   std::vector<std::pair<Rank, wire::Frame>> early_rounds_;
   ShortcutCache shortcuts_{0};

@@ -23,7 +23,7 @@ void Node::on_directory(wire::DirectoryMsg msg) {
   }
   have_directory_ = true;
   const bool leaders = config_->inference.groups != GroupMethod::AllPairs;
-  if (config_->overlay.plan != PlanKind::TopologyAware || n_ == 1 || leaders) {
+  if (!inferred_plan(config_->overlay.plan) || n_ == 1 || leaders) {
     // Other plans skip the measurements; with leaders or partition the rendezvous orders them.
     if (complete) endpoints_.set_all(std::move(msg.endpoints));
     phase_ = Phase::AwaitGroups;

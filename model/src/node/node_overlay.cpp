@@ -5,20 +5,63 @@
 #include <sstream>
 
 #include "node/node.hpp"
+#include "tsunagi/model/overlay/hierarchy_routes.hpp"
 #include "tsunagi/model/overlay/plan.hpp"
 #include "tsunagi/model/rng.hpp"
 #include "wire/rank_checks.hpp"
 
 namespace tsunagi {
 
-void Node::on_groups(Groups groups) {
+// Why a groups message does not fit this run's plan, or nothing. A hierarchical placement is
+// the receiver's own group and its leader links; every rank in it is a claim to check before
+// the routes index anything by it (docs/security.md).
+std::optional<std::string> Node::placement_refusal(const wire::GroupsMsgBody& body) const {
+  const bool hierarchical = config_->overlay.plan == PlanKind::Hierarchical;
+  if (!body.links) {
+    if (hierarchical) return "a hierarchical plan needs the leader links";
+    return std::nullopt;
+  }
+  if (!hierarchical) return "leader links outside a hierarchical plan";
+  if (body.groups.size() != 1) return "a placement holds exactly one group";
+  const auto& group = body.groups.front();
+  const wire::LeaderLinks& l = *body.links;
+  const auto holds = [&](Rank r) {
+    return std::find(group.begin(), group.end(), r) != group.end();
+  };
+  if (!holds(rank_)) return "a placement for a group without us";
+  if (!holds(l.leader)) return "a leader outside the group";
+  if (l.leader != rank_ && (l.parent != kNoRank || !l.children.empty() || !l.below.empty()))
+    return "leader links sent to a member";
+  if (l.parent != kNoRank)
+    if (auto why = wire::unknown_rank(l.parent, n_, "parent leader")) return why;
+  if (auto why = wire::unknown_rank_in(l.children, n_, "child leader")) return why;
+  if (auto why = wire::unknown_rank_in(l.below, n_, "rank below")) return why;
+  if (!std::is_sorted(l.children.begin(), l.children.end()) ||
+      !std::is_sorted(l.below.begin(), l.below.end()))
+    return "leader links out of order";
+  for (Rank via : l.below_via)
+    if (!std::binary_search(l.children.begin(), l.children.end(), via))
+      return "a next hop below that is no child leader";
+  return std::nullopt;
+}
+
+void Node::on_groups(wire::GroupsMsgBody body) {
   if (phase_ != Phase::AwaitGroups) return;
   phase_ = Phase::Connecting;
-  remember_groups(groups);
-  plan_ = plan_neighbors(config_->overlay.plan, rank_, n_, groups, config_->overlay.random_k,
-                         config_->seed);
-  if (config_->overlay.routing == RoutingKind::FromGroups) {
-    plan_groups_ = normalise_plan_groups(n_, groups);
+  if (body.links) {
+    // Hierarchical: only the own group and the leader links, never all N ranks.
+    Placement placement{std::move(body.groups.front()), std::move(*body.links)};
+    std::sort(placement.group.begin(), placement.group.end());
+    plan_ = placement_neighbors(rank_, placement);
+    placement_ = std::move(placement);
+  } else {
+    const Groups& groups = body.groups;
+    remember_groups(groups);
+    plan_ = plan_neighbors(config_->overlay.plan, rank_, n_, groups, config_->overlay.random_k,
+                           config_->seed);
+    if (config_->overlay.routing == RoutingKind::FromGroups) {
+      plan_groups_ = normalise_plan_groups(n_, groups);
+    }
   }
   have_plan_ = true;
   trace("plan", {{"plan", to_string(config_->overlay.plan)}, {"neighbors", plan_}});
@@ -116,7 +159,11 @@ void Node::check_static_ready() {
   phase_ = Phase::Routing;
   settled_at_ = now_;
   if (direct_routing()) return announce_settled();
-  if (config_->overlay.routing == RoutingKind::FromGroups) {
+  if (config_->overlay.routing == RoutingKind::FromGroups && placement_) {
+    routes_ =
+        std::make_unique<HierarchyRoutes>(rank_, n_, std::move(*placement_), std::move(usable));
+    placement_.reset();
+  } else if (config_->overlay.routing == RoutingKind::FromGroups) {
     routes_ = std::make_unique<GroupRoutes>(rank_, n_, plan_groups_, std::move(usable));
     plan_groups_ = {};
   } else {
@@ -166,21 +213,14 @@ Rank Node::next_hop(Rank dest) const {
 }
 
 void Node::trace_routes() {
-  const std::vector<Rank> next = routes_->next_hops();
   const int known = routes_->known();
   const int max_hops = routes_->max_distance();
   nlohmann::json detail = {{"known", known}, {"max_hops", max_hops}};
   if (config_->overlay.trace_full_routes) {
-    detail["next_hop"] = next;
+    detail["next_hop"] = routes_->next_hops();
   } else {
-    // FNV-1a over the next-hop table: equal digests mean equal tables.
-    std::uint64_t h = 1469598103934665603ull;
-    for (Rank r : next) {
-      h ^= static_cast<std::uint32_t>(r);
-      h *= 1099511628211ull;
-    }
     std::ostringstream hex;
-    hex << std::hex << std::setw(16) << std::setfill('0') << h;
+    hex << std::hex << std::setw(16) << std::setfill('0') << routes_->digest();
     detail["digest"] = hex.str();
   }
   trace("routes", std::move(detail));

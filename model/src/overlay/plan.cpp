@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "tsunagi/model/overlay/hierarchy.hpp"
 #include "tsunagi/model/rng.hpp"
 
 namespace tsunagi {
@@ -140,6 +141,8 @@ std::vector<Rank> plan_neighbors(PlanKind kind, Rank self, int n, const Groups& 
       return random_k_row(self, n, random_k_degree, seed);
     case PlanKind::Relay:
       return own_group(self, n, groups);
+    case PlanKind::Hierarchical:  // with no tree to follow: the groups' leaders in a star
+      return HierarchyPlan(n, groups, nullptr).neighbors(self);
   }
   return {};
 }

@@ -83,6 +83,7 @@ class Rendezvous final : public Process {
   void send_probe_orders();
   void on_probe_result(ConnId id, const wire::Frame& frame);
   void finish_inference();
+  void send_placements();
 
   Phase phase_ = Phase::Idle;
   TimeNs now_ = 0;
@@ -105,8 +106,9 @@ class Rendezvous final : public Process {
   std::vector<bool> reported_;  // ranks whose RTT report counted
   int reports_ = 0;
   std::uint64_t rtt_probes_ = 0;
-  Groups groups_;             // between group inference and broadcasting them
-  nlohmann::json inference_;  // the "inference" report being put together
+  Groups groups_;                   // between group inference and broadcasting them
+  std::optional<SwitchTree> tree_;  // the inferred tree, until the groups went out
+  nlohmann::json inference_;        // the "inference" report being put together
   std::optional<TreeProber> prober_;
   std::optional<LeaderRounds> leaders_;
   std::optional<PartitionRounds> partition_;

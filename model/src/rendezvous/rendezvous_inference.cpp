@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "rendezvous/rendezvous.hpp"
+#include "tsunagi/model/overlay/hierarchy.hpp"
 #include "tsunagi/model/topology/rtt_tree.hpp"
 #include "tsunagi/model/topology/switch_inference.hpp"
 
@@ -23,7 +24,7 @@ void Rendezvous::on_rtt_report(ConnId id, const wire::Frame& frame) {
   near_[slot] = std::move(report.near);
   rtt_probes_ += report.probes;
   if (++reports_ < n_) return;
-  const bool topology = config_->overlay.plan == PlanKind::TopologyAware;
+  const bool topology = inferred_plan(config_->overlay.plan);
   if (topology && config_->inference.groups == GroupMethod::Leaders) {
     near_.clear();
     leaders_.emplace(hosts_, config_->inference);
@@ -96,7 +97,7 @@ void Rendezvous::groups_ready(Groups groups) {
   emit(TraceCmd{"groups", {{"groups", groups}}});
   groups_ = std::move(groups);
   inference_ = {{"groups", groups_},
-                {"inferred", config_->overlay.plan == PlanKind::TopologyAware},
+                {"inferred", inferred_plan(config_->overlay.plan)},
                 {"rtt_probes", rtt_probes_},
                 {"groups_end_ns", now_}};
   if (config_->inference.groups == GroupMethod::Partition && inference_["inferred"] == true) {
@@ -160,6 +161,7 @@ void Rendezvous::on_rep_row(Rank from, const std::vector<RttSample>& row) {
   emit(TraceCmd{"tree", detail});
   inference_["tree"] = detail;
   inference_["tree_end_ns"] = now_;
+  tree_ = tree;
   finish_inference();
 }
 
@@ -186,6 +188,7 @@ void Rendezvous::on_probe_result(ConnId id, const wire::Frame& frame) {
   inference_["throughput_transfers"] = prober_->transfers();
   inference_["throughput_failed"] = prober_->failed();
   inference_["tree_end_ns"] = now_;
+  tree_ = tree;
   prober_.reset();
   finish_inference();
 }
@@ -195,8 +198,30 @@ void Rendezvous::finish_inference() {
   inference_["rtt_probes"] = rtt_probes_;
   emit(ReportCmd{"inference", inference_});
   phase_ = Phase::Running;
-  broadcast(wire::make_groups({groups_}));
+  if (config_->overlay.plan == PlanKind::Hierarchical) {
+    send_placements();
+  } else {
+    broadcast(wire::make_groups({groups_, std::nullopt}));
+  }
   groups_ = {};
+  tree_.reset();
+}
+
+// Hierarchical plan: every rank hears its own group and leader links, not all N ranks. The
+// tree of leaders follows the inferred switch tree when there is one, else a star.
+void Rendezvous::send_placements() {
+  const HierarchyPlan plan(n_, groups_, tree_ ? &*tree_ : nullptr);
+  emit(TraceCmd{"hierarchy",
+                {{"leaders", plan.groups().size()},
+                 {"height", plan.height()},
+                 {"star", plan.star()},
+                 {"connection_ends", plan.connection_ends()}}});
+  for (Rank r = 0; r < n_; ++r) {
+    Placement p = plan.placement(r);
+    wire::GroupsMsgBody body{{std::move(p.group)}, std::move(p.links)};
+    emit(
+        SendCmd{rank_conn_[static_cast<std::size_t>(r)], wire::encode(wire::make_groups(body)), 0});
+  }
 }
 
 }  // namespace tsunagi

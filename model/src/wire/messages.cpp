@@ -182,8 +182,42 @@ Frame make_groups(const GroupsMsgBody& m) {
   Writer w;
   w.u32(static_cast<std::uint32_t>(m.groups.size()));
   for (const auto& g : m.groups) w.i32_runs(g);
+  // Leader links follow the groups only in a hierarchical run, so every other groups frame
+  // stays byte for byte what it was.
+  if (m.links) {
+    const LeaderLinks& l = *m.links;
+    w.u8(1);
+    w.i32(l.leader);
+    w.i32(l.parent);
+    w.u16(l.up);
+    w.u16(l.height);
+    w.i32_list(l.children);
+    w.i32_runs(l.below);
+    w.i32_list(l.below_via);
+  }
   return framed(FrameType::GroupsMsg, w.take());
 }
+
+namespace {
+
+LeaderLinks read_leader_links(Reader& r) {
+  LeaderLinks l;
+  if (r.u8() != 1) r.fail("unknown groups extension");
+  l.leader = r.i32();
+  l.parent = r.i32();
+  l.up = r.u16();
+  l.height = r.u16();
+  l.children = r.i32_list(kMaxRanks);
+  l.below = r.i32_runs(kMaxRanks);
+  l.below_via = r.i32_list(kMaxRanks);
+  if (r.ok() && !valid_rank(l.leader)) r.fail("leader out of range");
+  if (r.ok() && l.parent != kNoRank && !valid_rank(l.parent)) r.fail("parent out of range");
+  if (r.ok() && l.below.size() != l.below_via.size())
+    r.fail("ranks below and their next hops differ in number");
+  return l;
+}
+
+}  // namespace
 
 Decoded<GroupsMsgBody> read_groups(const Frame& f) {
   if (auto e = expect(f, FrameType::GroupsMsg)) return *e;
@@ -198,6 +232,7 @@ Decoded<GroupsMsgBody> read_groups(const Frame& f) {
     m.groups.push_back(r.i32_runs(kMaxRanks - ranks));
     ranks += m.groups.back().size();
   }
+  if (r.ok() && r.remaining() > 0) m.links = read_leader_links(r);
   return finish(r, m, "groups");
 }
 

@@ -11,7 +11,13 @@ namespace tsunagi {
 
 // Relay (paper 001): a node connects to the ranks of its own site and sends everything else
 // through a relay daemon of its site; relays connect to each other across the WAN.
-enum class PlanKind { AllToAll, RandomK, TopologyAware, Relay };
+// Hierarchical (issue 30): members connect within their group and to its leader; leaders along
+// the inferred tree (overlay/hierarchy.hpp): N x group size connection ends, not N x groups.
+enum class PlanKind { AllToAll, RandomK, TopologyAware, Relay, Hierarchical };
+// The plans whose groups the rendezvous infers from measurements.
+inline bool inferred_plan(PlanKind plan) {
+  return plan == PlanKind::TopologyAware || plan == PlanKind::Hierarchical;
+}
 // How next hops are found: Rounds = distance vector by message exchange (any plan); FromGroups =
 // read off the switch groups (topology-aware plan only; no messages, O(1) per destination);
 // Direct = no forwarding at all: both ends of every planned pair try to connect, and a message

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -43,8 +44,21 @@ struct RttReportMsg {
   std::vector<Rank> near;
   std::uint64_t probes = 0;
 };
+// Hierarchical plan (overlay/hierarchy.hpp): what a rank learns besides its own group, which
+// is then the message's only group.
+struct LeaderLinks {
+  Rank leader = kNoRank;        // the group's leader (may be the receiver)
+  Rank parent = kNoRank;        // leaders: the leader above; kNoRank at the root and for members
+  std::uint16_t up = 0;         // leader hops from the own leader to the root leader
+  std::uint16_t height = 0;     // the tree of leaders' height (bounds every route)
+  std::vector<Rank> children;   // leaders: the leaders right below, sorted
+  std::vector<Rank> below;      // leaders: every rank beneath outside the own group, sorted
+  std::vector<Rank> below_via;  // leaders: the child each of `below` is reached through
+  bool operator==(const LeaderLinks&) const = default;
+};
 struct GroupsMsgBody {
   Groups groups;
+  std::optional<LeaderLinks> links;  // plan = "hierarchical" only
 };
 struct RouteEntry {
   Rank dest = kNoRank;

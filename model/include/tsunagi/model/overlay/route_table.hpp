@@ -4,6 +4,7 @@
 // asks which kind it is.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -11,6 +12,16 @@
 #include "tsunagi/model/types.hpp"
 
 namespace tsunagi {
+
+// FNV-1a over ranks (as 32-bit words): equal lists, equal digests.
+inline std::uint64_t fnv1a_ranks(const std::vector<Rank>& ranks) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (Rank r : ranks) {
+    h ^= static_cast<std::uint32_t>(r);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
 
 class RouteTable {
  public:
@@ -32,6 +43,10 @@ class RouteTable {
   virtual Rank next_hop(Rank dest) const = 0;
   // The whole table, for the trace.
   virtual std::vector<Rank> next_hops() const = 0;
+  // One number for the trace that differs when the tables differ: by default the digest of
+  // next_hops(); a table built from a small description may digest that instead (O(N) per node
+  // is too much at 100,000 processes).
+  virtual std::uint64_t digest() const { return fnv1a_ranks(next_hops()); }
   // Destinations with a route (self included), and whether that is every process.
   virtual int known() const = 0;
   virtual bool complete() const = 0;
