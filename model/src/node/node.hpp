@@ -210,6 +210,7 @@ class Node final : public Process, private WorkloadContext {
   bool have_directory_ = false;  // the rendezvous's directory frame arrived
   std::vector<wire::ProbeOrderMsg> orders_awaiting_endpoints_;
   std::vector<Rank> shortcuts_awaiting_endpoints_;
+  std::vector<std::pair<Rank, ConnId>> early_shortcuts_;  // accepted before our routes were done
 
   // inference
   std::vector<RttSample> rtts_;

@@ -134,7 +134,16 @@ void Node::maybe_open_shortcut(Rank peer) {
 // connection its lower rank opened, whichever comes up first at either end (a race of the
 // network). The other is retired at both ends. The trace says only that the pair has a shortcut
 // (shortcut_up), once, so the outcome of the race does not show in the decisions.
+//
+// A shortcut a faster peer opened before our own routes were done waits until they are: only
+// then do we know whether the peer is a static neighbour, and the decision lands after our
+// plan and routes on every backend, whichever arrived first (the hierarchical plan sends the
+// ranks their placements one by one, so a peer near the root may run long before we start).
 void Node::shortcut_up(Rank peer, ConnId id, bool initiated) {
+  if (!initiated && phase_ < Phase::Running) {
+    early_shortcuts_.emplace_back(peer, id);
+    return;
+  }
   if (initiated) shortcut_pending_.erase(peer);
   constexpr auto kDuplicate = wire::GoodbyeReason::Duplicate;
   if (static_conns_.count(peer) || shortcuts_.capacity() == 0)

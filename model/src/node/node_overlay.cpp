@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
+#include <utility>
 
 #include "node/node.hpp"
 #include "tsunagi/model/overlay/hierarchy_routes.hpp"
@@ -242,6 +243,8 @@ void Node::start_workload() {
   workload_->start(*this);
   for (auto& frame : early_data_) on_data(std::move(frame));
   early_data_.clear();
+  for (const auto& [peer, id] : std::exchange(early_shortcuts_, {}))
+    if (conns_.count(id) != 0) shortcut_up(peer, id, false);
 }
 
 }  // namespace tsunagi
