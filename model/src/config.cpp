@@ -101,12 +101,15 @@ const char* to_string(TreeMethod method) {
       return "exact";
     case TreeMethod::Rtt:
       return "rtt";
+    case TreeMethod::Partition:
+      return "partition";
   }
   return "?";
 }
 
 bool parse_tree_method(const std::string& text, TreeMethod& out) {
-  for (TreeMethod m : {TreeMethod::None, TreeMethod::Exact, TreeMethod::Rtt}) {
+  for (TreeMethod m :
+       {TreeMethod::None, TreeMethod::Exact, TreeMethod::Rtt, TreeMethod::Partition}) {
     if (text == to_string(m)) {
       out = m;
       return true;

@@ -116,7 +116,8 @@ InferenceConfig read_inference(const Section& s, InferenceConfig in) {
   if (!parse_tree_method(tree, in.tree)) {
     s.fail("tree", "unknown tree method \"" + tree +
                        "\" — use \"none\", \"exact\" (throughput interference, paper 000 §2.2) "
-                       "or \"rtt\" (scalable: RTTs between group representatives)");
+                       "\"rtt\" (scalable: RTTs between group representatives) or \"partition\" "
+                       "(from groups = \"partition\"'s own RTTs)");
   }
   const std::string groups = s.string("groups", to_string(in.groups));
   if (!parse_group_method(groups, in.groups)) {
@@ -124,6 +125,10 @@ InferenceConfig read_inference(const Section& s, InferenceConfig in) {
                          "\" — use \"all_pairs\" (every pair probed), \"leaders\" (scalable) or "
                          "\"partition\" (scalable, concurrent)");
   }
+  if (in.tree == TreeMethod::Partition && in.groups != GroupMethod::Partition)
+    s.fail("tree",
+           "tree = \"partition\" is built from what groups = \"partition\" measured — "
+           "set groups = \"partition\" too, or use tree = \"rtt\"");
   in.partition_leaders = s.count("partition_leaders", in.partition_leaders, 2);
   in.rtt_tree_tolerance = s.number("rtt_tree_tolerance", in.rtt_tree_tolerance, 0, 1);
   in.throughput_bytes = static_cast<std::uint64_t>(s.integer(

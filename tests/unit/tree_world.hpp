@@ -115,4 +115,37 @@ inline World random_world(Rng& rng, bool shuffle, bool mixed) {
   return w;
 }
 
+// A regular tree in blocks: root -> `aggs` switches (uplink `agg_up`) -> `leaves` each (uplink
+// `leaf_up`) -> `hosts` hosts, one rank per host, ranks in tree order (switched-100k's shape
+// with 10, N/400, 40, 5 us, 10 us).
+inline World regular_world(int aggs, int leaves, int hosts, TimeNs agg_up, TimeNs leaf_up) {
+  World w;
+  w.parent = {-1};
+  w.uplink = {0};
+  for (int a = 0; a < aggs; ++a) {
+    w.parent.push_back(0);
+    w.uplink.push_back(agg_up);
+    const int agg = static_cast<int>(w.parent.size()) - 1;
+    for (int l = 0; l < leaves; ++l) {
+      w.parent.push_back(agg);
+      w.uplink.push_back(leaf_up);
+      for (int h = 0; h < hosts; ++h)
+        w.host_switch.push_back(static_cast<int>(w.parent.size()) - 1);
+    }
+  }
+  w.rank_host.resize(w.host_switch.size());
+  for (std::size_t r = 0; r < w.rank_host.size(); ++r) w.rank_host[r] = static_cast<int>(r);
+  return w;
+}
+
+// The true switch tree over `groups` (leaf i = the switch of groups[i]'s ranks; switches
+// follow as nodes leaves + s), for same_leaf_sets against an inferred tree.
+inline std::vector<int> true_tree_parent(const World& w, const Groups& groups) {
+  const int leaves = static_cast<int>(groups.size());
+  std::vector<int> parent;
+  for (const auto& g : groups) parent.push_back(leaves + w.switch_of(g.front()));
+  for (int p : w.parent) parent.push_back(p < 0 ? -1 : leaves + p);
+  return parent;
+}
+
 }  // namespace tsunagi::test

@@ -8,7 +8,8 @@
 namespace tsunagi {
 
 PartitionRounds::PartitionRounds(const std::vector<std::string>& hosts,
-                                 const InferenceConfig& config)
+                                 const InferenceConfig& config,
+                                 std::vector<std::vector<Rank>> parts)
     : hosts_(hosts),
       config_(config),
       placed_(hosts.size(), false),
@@ -18,9 +19,14 @@ PartitionRounds::PartitionRounds(const std::vector<std::string>& hosts,
   // The leaders' cut takes the innermost significant step: a part's row may lack the levels
   // further out, so the largest step in it says nothing (see the header).
   config_.tie_tolerance = 1.0;
-  Part all;
-  for (std::size_t r = 0; r < hosts.size(); ++r) all.members.push_back(static_cast<Rank>(r));
-  if (!all.members.empty()) start(std::move(all));
+  if (parts.empty()) {
+    parts.emplace_back();
+    for (std::size_t r = 0; r < hosts.size(); ++r) parts[0].push_back(static_cast<Rank>(r));
+  }
+  for (auto& members : parts) {
+    std::sort(members.begin(), members.end());
+    if (!members.empty()) start(Part{std::move(members), 0, {}, {}, {}, 0});
+  }
 }
 
 void PartitionRounds::start(Part part) {

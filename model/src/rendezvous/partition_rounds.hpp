@@ -30,7 +30,10 @@ class PartitionRounds {
     std::vector<Rank> targets;  // ... these ranks of its part
   };
 
-  PartitionRounds(const std::vector<std::string>& hosts, const InferenceConfig& config);
+  // `parts`: the ranks split into parts that are unions of whole switches (the windows of
+  // partition_windows.hpp); empty: all ranks are one part.
+  PartitionRounds(const std::vector<std::string>& hosts, const InferenceConfig& config,
+                  std::vector<std::vector<Rank>> parts = {});
 
   // The orders of every part ready to measure; each is handed out once. Parts that need no
   // measurement (one host) are placed on the way.

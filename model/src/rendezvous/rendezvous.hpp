@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "rendezvous/leader_rounds.hpp"
-#include "rendezvous/partition_rounds.hpp"
+#include "rendezvous/partition_inference.hpp"
 #include "rendezvous/relay_registry.hpp"
 #include "rendezvous/tree_prober.hpp"
 #include "tsunagi/model/handshake.hpp"
@@ -80,6 +80,8 @@ class Rendezvous final : public Process {
   bool start_tree_inference();
   bool start_rtt_tree();
   void on_rep_row(Rank from, const std::vector<RttSample>& row);
+  void keep_partition_tree(const Groups& unsorted);
+  bool report_partition_tree();
   void send_probe_orders();
   void on_probe_result(ConnId id, const wire::Frame& frame);
   void finish_inference();
@@ -111,8 +113,12 @@ class Rendezvous final : public Process {
   nlohmann::json inference_;        // the "inference" report being put together
   std::optional<TreeProber> prober_;
   std::optional<LeaderRounds> leaders_;
-  std::optional<PartitionRounds> partition_;
+  std::optional<PartitionInference> partition_;
+  // groups = partition: the switch tree from the rounds' own RTTs, leaves in the sorted group
+  // order groups_ has (the hierarchical plan reads it; tree = partition reports it).
+  std::optional<SwitchTree> partition_tree_;
   std::optional<std::vector<std::vector<TimeNs>>> tree_rtts_;  // tree = rtt: rep x rep
+  std::unordered_map<Rank, int> rep_group_;  // tree = rtt: representative -> group index
   std::size_t reps_waiting_ = 0;
   int partition_levels_ = 0;  // groups = partition: depth of the recursion, for the report
   std::uint64_t partition_max_probes_ = 0;

@@ -58,9 +58,9 @@ void Rendezvous::send_leader_order() {
 }
 
 // Concurrent scalable inference: every part that is ready measures, all at once; the groups go
-// out when the last part has settled.
+// out when the last part has settled, with the tree the rounds' RTTs give.
 void Rendezvous::send_partition_orders() {
-  for (PartitionRounds::Order& order : partition_->take_orders()) {
+  for (PartitionInference::Order& order : partition_->take_orders()) {
     emit(SendCmd{rank_conn_[static_cast<std::size_t>(order.from)],
                  wire::encode(wire::make_rtt_order({0, std::move(order.targets)})), 0});
   }
@@ -68,11 +68,39 @@ void Rendezvous::send_partition_orders() {
   rtt_probes_ += partition_->probes();
   Groups groups = partition_->groups();
   for (auto& g : groups) std::sort(g.begin(), g.end());
+  keep_partition_tree(groups);
   std::sort(groups.begin(), groups.end());
   partition_levels_ = partition_->levels();
   partition_max_probes_ = partition_->max_probes_per_rank();
   partition_.reset();
   groups_ready(std::move(groups));
+}
+
+// The rounds' tree has its leaves in the rounds' group order; groups_ is sorted.
+void Rendezvous::keep_partition_tree(const Groups& unsorted) {
+  std::vector<int> order(unsorted.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return unsorted[static_cast<std::size_t>(a)] < unsorted[static_cast<std::size_t>(b)];
+  });
+  std::vector<int> sorted_index(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k)
+    sorted_index[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
+  partition_tree_ = relabel_leaves(partition_->hierarchy(), sorted_index);
+}
+
+// tree = partition: no probes, the tree is already there (start_tree_inference's caller goes
+// on to finish_inference).
+bool Rendezvous::report_partition_tree() {
+  if (!partition_tree_ || groups_.size() < 2) return false;
+  const nlohmann::json detail = {{"method", "partition"},
+                                 {"leaves", partition_tree_->leaves},
+                                 {"parent", partition_tree_->parent},
+                                 {"complete", partition_tree_->complete}};
+  emit(TraceCmd{"tree", detail});
+  inference_["tree"] = detail;
+  inference_["tree_end_ns"] = now_;
+  return false;
 }
 
 void Rendezvous::on_rtt_column(ConnId id, const wire::Frame& frame) {
@@ -112,6 +140,7 @@ void Rendezvous::groups_ready(Groups groups) {
 bool Rendezvous::start_tree_inference() {
   const InferenceConfig& cfg = config_->inference;
   if (cfg.tree == TreeMethod::Rtt && groups_.size() >= 2) return start_rtt_tree();
+  if (cfg.tree == TreeMethod::Partition) return report_partition_tree();
   if (cfg.tree != TreeMethod::Exact || groups_.size() < 2) return false;
   if (static_cast<int>(groups_.size()) > cfg.exact_max_groups) {
     emit(TraceCmd{"tree_skipped", {{"groups", groups_.size()}, {"max", cfg.exact_max_groups}}});
@@ -139,10 +168,13 @@ bool Rendezvous::start_rtt_tree() {
 }
 
 void Rendezvous::on_rep_row(Rank from, const std::vector<RttSample>& row) {
-  auto group_of_rep = [&](Rank r) -> int {
+  // One lookup per sample: a map built once per tree, not a scan of the groups (G^3).
+  if (rep_group_.empty())
     for (std::size_t i = 0; i < groups_.size(); ++i)
-      if (groups_[i].front() == r) return static_cast<int>(i);
-    return -1;
+      rep_group_.emplace(groups_[i].front(), static_cast<int>(i));
+  auto group_of_rep = [&](Rank r) -> int {
+    const auto it = rep_group_.find(r);
+    return it == rep_group_.end() ? -1 : it->second;
   };
   const int i = group_of_rep(from);
   if (i < 0) return;
@@ -154,6 +186,7 @@ void Rendezvous::on_rep_row(Rank from, const std::vector<RttSample>& row) {
   if (--reps_waiting_ > 0) return;
   const SwitchTree tree = tree_from_rtts(*tree_rtts_, config_->inference.rtt_tree_tolerance);
   tree_rtts_.reset();
+  rep_group_.clear();
   const nlohmann::json detail = {{"method", "rtt"},
                                  {"leaves", tree.leaves},
                                  {"parent", tree.parent},

@@ -24,8 +24,9 @@ inline bool inferred_plan(PlanKind plan) {
 // for a rank without a connection is undeliverable (paper 001's plain-sockets baseline).
 enum class RoutingKind { Rounds, FromGroups, Direct };
 
-// How the rendezvous infers the switch tree once the groups are known.
-enum class TreeMethod { None, Exact, Rtt };
+// How the rendezvous infers the switch tree once the groups are known. Partition = from the
+// RTTs groups = "partition" measured anyway, no extra probes (needs groups = "partition").
+enum class TreeMethod { None, Exact, Rtt, Partition };
 // How switch groups are found: AllPairs = every node probes every other (paper 000 §2.1);
 // Leaders = scalable: one leader at a time probes the ranks not yet placed and its near side
 // becomes a group (about N x groups / 2 probes instead of N^2). Partition = scalable and
