@@ -3,6 +3,5 @@
 # summary. Output goes to out/demo/ (result.json, trace.jsonl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The CLI alone: the tests, fuzz replays and benchmarks are the test command's to build.
-TSUNAGI_TARGETS=tsunagi tools/build.sh build
+tools/build.sh build
 exec build/app/tsunagi run scenarios/teaching/two-switches.toml --out out/demo "$@"

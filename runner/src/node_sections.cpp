@@ -86,13 +86,19 @@ ordered_json messages_section(const ReportIndex& reports, NullReasons& nulls) {
   // "undeliverable" and "frames_rejected" are beyond the report contract: null (and no
   // problem, they are not required keys) if a core omits them.
   std::map<std::string, std::optional<std::uint64_t>> sums;
+  std::optional<std::uint64_t> relayed_max;
   for (const char* key : {"sent", "delivered", "relayed", "undeliverable"}) {
     const std::string field = std::string("messages_") + key;
     std::string why;
     auto total = totals(reports, field.c_str(), why);
     sums[key] = total ? std::optional(total->sum) : std::nullopt;
     put(section, p, key, sums[key], why, nulls);
+    if (std::string(key) == "relayed" && total) relayed_max = total->max;
   }
+  // The busiest forwarder: under the hierarchical plan a leader near the root (its load is
+  // what the plan trades for fewer connections, docs/architecture.md).
+  section["relayed_max_per_node"] =
+      relayed_max ? ordered_json(*relayed_max) : ordered_json(nullptr);
   // Every message a workload sends ends delivered or undeliverable (counted where the notice
   // arrives, or where it was dropped for want of a route); what is left vanished unexplained.
   const auto& sent = sums["sent"];

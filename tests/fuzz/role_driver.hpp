@@ -59,8 +59,10 @@ class RoleDriver {
     c->workload.indices.stream_bytes = 1u << 16;
     c->workload.indices.train_messages = in_.ConsumeIntegralInRange<int>(0, 2);
     c->relays = c->overlay.plan == PlanKind::Relay ? in_.ConsumeIntegralInRange<int>(1, 2) : 0;
-    c->inference.groups = static_cast<GroupMethod>(in_.ConsumeIntegralInRange<int>(0, 1));
-    c->inference.tree = static_cast<TreeMethod>(in_.ConsumeIntegralInRange<int>(0, 2));
+    c->inference.groups = static_cast<GroupMethod>(
+        in_.ConsumeIntegralInRange<int>(0, static_cast<int>(GroupMethod::Partition)));
+    c->inference.tree = static_cast<TreeMethod>(
+        in_.ConsumeIntegralInRange<int>(0, static_cast<int>(TreeMethod::Partition)));
     c->directory = static_cast<DirectoryMode>(in_.ConsumeIntegralInRange<int>(0, 1));
     n_ = c->processes;
     return c;

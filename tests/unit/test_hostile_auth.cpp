@@ -123,7 +123,10 @@ TEST_CASE("auth: a stranger with the wrong secret cannot open a shortcut or pose
     const std::size_t mark = node.mark();
     prove_and_send(node, id, kRunSecret, hello);
     CHECK(node.rejections(mark).empty());
-    CHECK(node.traces("shortcut_up", mark).size() == 1);
+    CHECK_FALSE(node.closed(id, mark));
+    // Accepted and kept; the decision waits until this node's own routes are done
+    // (Node::shortcut_up), and this node has not received its groups yet.
+    CHECK(node.traces("shortcut_up", mark).empty());
     const auto answer = node.sent(id, mark);
     REQUIRE_FALSE(answer.empty());
     CHECK(answer[0].type == FrameType::AuthAccept);

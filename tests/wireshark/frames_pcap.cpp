@@ -149,7 +149,11 @@ std::vector<w::Frame> every_frame_type() {
   f.push_back(w::make_register({1, "10.0.0.6:7000", "edge1-h01", "chiba"}));
   f.push_back(w::make_directory({endpoints, {"edge1-h00", "edge1-h01", "edge2-h00"}}));
   f.push_back(w::make_rtt_report({1, {0, 2}, 6}));
-  f.push_back(w::make_groups({{{0, 1}, {2}}}));
+  f.push_back(w::make_groups({{{0, 1}, {2}}, std::nullopt}));
+  // plan = "hierarchical": leader 0's placement (its group, one child leader and the ranks
+  // beneath it).
+  f.push_back(
+      w::make_groups({{{0, 1}}, w::LeaderLinks{0, tsunagi::kNoRank, 0, 1, {2}, {2, 3}, {2, 2}}}));
   f.push_back(w::make_route_round(1, 2, {3, true, {{0, 1}, {2, 0}}}));
   f.push_back(w::make_data(1, 2, 7, {42, Bytes{1, 2, 3, 4}}, 1000));
   f.push_back(w::make_done(1));

@@ -93,6 +93,11 @@ for _, spec in ipairs({
   { "neighbour", "string", "neighbour", "Neighbour" },
   { "reason", "string", "reason", "Reason" },
   { "goodbye", "uint32", "goodbye_reason", "Goodbye reason", base.DEC, goodbye_reasons },
+  { "leader", "int32", "leader", "Group leader", base.DEC },
+  { "parent", "int32", "parent", "Parent leader (-1 = none)", base.DEC },
+  { "up", "uint16", "up", "Leader hops to the root", base.DEC },
+  { "height", "uint16", "height", "Tree of leaders' height", base.DEC },
+  { "extension", "uint8", "extension", "Extension", base.DEC },
   { "nonce", "bytes", "auth.nonce", "Nonce" },
   { "mac", "bytes", "auth.mac", "HMAC-SHA-256" },
 }) do
@@ -144,7 +149,7 @@ local function reader(tvb, base, len, tree)
 end
 
 local signed = { [f.rank] = true, [f.item] = true, [f.to] = true, [f.route_dest] = true,
-                 [f.run_start] = true }
+                 [f.run_start] = true, [f.leader] = true, [f.parent] = true }
 
 function Reader:left() return self.len - self.pos end
 
@@ -275,7 +280,23 @@ end
 payloads[5] = function(r)  -- groups
   local n = r:count("group list", 4)
   for i = 1, (n or 0) do r:rank_runs("group " .. (i - 1)) end
-  return string.format("%d groups", n or 0)
+  if r.err or r:left() == 0 then return string.format("%d groups", n or 0) end
+  -- plan = "hierarchical": the receiver's leader links follow its one group.
+  local ext = r:field(f.extension, 1)
+  if ext ~= 1 then
+    r.err = "unknown groups extension " .. tostring(ext)
+    return string.format("%d groups", n or 0)
+  end
+  local leader = r:field(f.leader, 4)
+  r:field(f.parent, 4)
+  r:field(f.up, 2)
+  r:field(f.height, 2)
+  local children = r:rank_list("child leaders")
+  local below = r:rank_runs("ranks below")
+  local via = r:rank_list("next hop of each rank below")
+  if not r.err and #via ~= below then r.err = "ranks below and their next hops differ in number" end
+  return string.format("placement: leader r%s, %d children, %d below", tostring(leader), #children,
+                       below)
 end
 
 payloads[6] = function(r)  -- route_round

@@ -122,6 +122,8 @@ class Rendezvous final : public Process {
   std::size_t reps_waiting_ = 0;
   int partition_levels_ = 0;  // groups = partition: depth of the recursion, for the report
   std::uint64_t partition_max_probes_ = 0;
+  std::size_t partition_windows_ = 0;  // windows the chain cut the hosts into
+  bool partition_fell_back_ = false;   // a group was no run of hosts: rounds over all ranks
 
   // running and shutdown
   int settled_ = 0;

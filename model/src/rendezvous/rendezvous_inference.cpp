@@ -72,6 +72,8 @@ void Rendezvous::send_partition_orders() {
   std::sort(groups.begin(), groups.end());
   partition_levels_ = partition_->levels();
   partition_max_probes_ = partition_->max_probes_per_rank();
+  partition_windows_ = partition_->windows();
+  partition_fell_back_ = partition_->fell_back();
   partition_.reset();
   groups_ready(std::move(groups));
 }
@@ -131,6 +133,8 @@ void Rendezvous::groups_ready(Groups groups) {
   if (config_->inference.groups == GroupMethod::Partition && inference_["inferred"] == true) {
     inference_["partition_levels"] = partition_levels_;
     inference_["partition_max_probes_per_rank"] = partition_max_probes_;
+    inference_["partition_windows"] = partition_windows_;
+    inference_["partition_fell_back"] = partition_fell_back_;
   }
   if (!start_tree_inference()) finish_inference();
 }
@@ -238,12 +242,15 @@ void Rendezvous::finish_inference() {
   }
   groups_ = {};
   tree_.reset();
+  partition_tree_.reset();
 }
 
 // Hierarchical plan: every rank hears its own group and leader links, not all N ranks. The
-// tree of leaders follows the inferred switch tree when there is one, else a star.
+// tree of leaders follows the inferred switch tree: the one tree = "rtt" or "exact" measured,
+// else the partition rounds' (free: from RTTs they measured anyway), else a star.
 void Rendezvous::send_placements() {
-  const HierarchyPlan plan(n_, groups_, tree_ ? &*tree_ : nullptr);
+  const SwitchTree* tree = tree_ ? &*tree_ : partition_tree_ ? &*partition_tree_ : nullptr;
+  const HierarchyPlan plan(n_, groups_, tree);
   emit(TraceCmd{"hierarchy",
                 {{"leaders", plan.groups().size()},
                  {"height", plan.height()},
