@@ -12,6 +12,7 @@
 #include "partition_driver.hpp"
 #include "rendezvous/partition_tree.hpp"
 #include "rendezvous/partition_windows.hpp"
+#include "tsunagi/model/rng.hpp"
 #include "tsunagi/model/topology/rtt_tree.hpp"
 
 using namespace tsunagi;
@@ -99,6 +100,48 @@ TEST_CASE("partition tree: sparse links, tables", "[partition]") {
   SECTION("relabelled leaves keep their switches") {
     const SwitchTree t = relabel_leaves(SwitchTree{3, {3, 3, 4, 4, -1}, true}, {2, 0, 1});
     CHECK(t.parent == std::vector<int>{3, 4, 3, 4, -1});
+  }
+}
+
+TEST_CASE("partition tree: switch numbers depend on the shape only", "[partition]") {
+  // Leaves 0..4; switches 5 (over 0, 1), 6 (over 2, 3), 7 (over 5, 6, 4) in one numbering...
+  SwitchTree a{5, {5, 5, 6, 6, 7, 7, 7, -1}, true};
+  // ... and the same shape with the switches numbered the other way round.
+  SwitchTree b{5, {7, 7, 6, 6, 5, -1, 5, 5}, true};
+  CHECK(same_leaf_sets(a, b));
+  const SwitchTree ca = canonical_switch_numbers(a);
+  CHECK(ca.parent == canonical_switch_numbers(b).parent);
+  CHECK(ca.parent == std::vector<int>{6, 6, 7, 7, 5, -1, 5, 5});  // root first
+  CHECK(same_leaf_sets(ca, a));
+  // Random renumberings of random trees all come back to one numbering.
+  Rng rng(11);
+  for (int trial = 0; trial < 50; ++trial) {
+    const int leaves = 2 + static_cast<int>(rng.uniform(12));
+    SwitchTree t{leaves, std::vector<int>(static_cast<std::size_t>(leaves), -1), true};
+    std::vector<int> open(static_cast<std::size_t>(leaves));
+    for (int i = 0; i < leaves; ++i) open[static_cast<std::size_t>(i)] = i;
+    while (open.size() > 1) {
+      const std::size_t take = std::min(open.size(), 2 + rng.uniform(3));
+      const int node = static_cast<int>(t.parent.size());
+      t.parent.push_back(-1);
+      for (std::size_t k = 0; k < take; ++k) {
+        const std::size_t pick = rng.uniform(open.size());
+        t.parent[static_cast<std::size_t>(open[pick])] = node;
+        open.erase(open.begin() + static_cast<std::ptrdiff_t>(pick));
+      }
+      open.push_back(node);
+    }
+    std::vector<int> perm(t.parent.size());
+    for (std::size_t v = 0; v < perm.size(); ++v) perm[v] = static_cast<int>(v);
+    for (std::size_t i = perm.size(); i > static_cast<std::size_t>(leaves) + 1; --i)
+      std::swap(perm[i - 1], perm[static_cast<std::size_t>(leaves) + rng.uniform(i - leaves)]);
+    SwitchTree shuffled = t;
+    for (std::size_t v = 0; v < t.parent.size(); ++v) {
+      const int p = t.parent[v];
+      shuffled.parent[static_cast<std::size_t>(perm[v])] =
+          p < 0 ? -1 : perm[static_cast<std::size_t>(p)];
+    }
+    CHECK(canonical_switch_numbers(shuffled).parent == canonical_switch_numbers(t).parent);
   }
 }
 

@@ -125,4 +125,35 @@ std::vector<GroupLink> group_links(const Groups& groups, std::size_t ranks,
   return links;
 }
 
+SwitchTree canonical_switch_numbers(const SwitchTree& tree) {
+  const auto nodes = static_cast<int>(tree.parent.size());
+  std::vector<int> lowest(tree.parent.size(), nodes), size(tree.parent.size(), 0);
+  for (int leaf = 0; leaf < tree.leaves && leaf < nodes; ++leaf) {
+    for (int v = leaf, steps = 0; v >= 0 && v < nodes && steps <= nodes; ++steps) {
+      lowest[static_cast<std::size_t>(v)] = std::min(lowest[static_cast<std::size_t>(v)], leaf);
+      ++size[static_cast<std::size_t>(v)];
+      v = tree.parent[static_cast<std::size_t>(v)];
+    }
+  }
+  std::vector<int> inner;
+  for (int v = tree.leaves; v < nodes; ++v) inner.push_back(v);
+  std::sort(inner.begin(), inner.end(), [&](int a, int b) {
+    const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+    if (lowest[ua] != lowest[ub]) return lowest[ua] < lowest[ub];
+    if (size[ua] != size[ub]) return size[ua] > size[ub];
+    return a < b;  // switches with no leaf beneath keep their relative order
+  });
+  std::vector<int> number(tree.parent.size());
+  for (int v = 0; v < tree.leaves && v < nodes; ++v) number[static_cast<std::size_t>(v)] = v;
+  for (std::size_t k = 0; k < inner.size(); ++k)
+    number[static_cast<std::size_t>(inner[k])] = tree.leaves + static_cast<int>(k);
+  SwitchTree out = tree;
+  for (int v = 0; v < nodes; ++v) {
+    const int p = tree.parent[static_cast<std::size_t>(v)];
+    out.parent[static_cast<std::size_t>(number[static_cast<std::size_t>(v)])] =
+        (p < 0 || p >= nodes) ? p : number[static_cast<std::size_t>(p)];
+  }
+  return out;
+}
+
 }  // namespace tsunagi

@@ -30,6 +30,11 @@ SwitchTree tree_from_links(int leaves, std::vector<GroupLink> links, double tole
 // their numbers.
 SwitchTree relabel_leaves(const SwitchTree& tree, const std::vector<int>& new_index);
 
+// The same tree with its switches renumbered in an order that depends only on the shape: by
+// the lowest leaf beneath, the larger switch first. The rounds join clusters in the order the
+// leaders' answers arrived, which differs between backends; the numbers in the trace must not.
+SwitchTree canonical_switch_numbers(const SwitchTree& tree);
+
 // The links between groups from rank-level samples (a, b, rtt): the smallest RTT per pair of
 // groups; samples inside one group or with a rank outside every group are dropped.
 struct RankSample {

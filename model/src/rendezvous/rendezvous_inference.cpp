@@ -88,7 +88,7 @@ void Rendezvous::keep_partition_tree(const Groups& unsorted) {
   std::vector<int> sorted_index(order.size());
   for (std::size_t k = 0; k < order.size(); ++k)
     sorted_index[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
-  partition_tree_ = relabel_leaves(partition_->hierarchy(), sorted_index);
+  partition_tree_ = canonical_switch_numbers(relabel_leaves(partition_->hierarchy(), sorted_index));
 }
 
 // tree = partition: no probes, the tree is already there (start_tree_inference's caller goes
