@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "random_switch_tree.hpp"
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/overlay/hierarchy.hpp"
 #include "tsunagi/model/overlay/hierarchy_routes.hpp"
@@ -31,28 +32,6 @@ Groups shuffled_groups(int n, int count, Rng& rng) {
   for (std::size_t i = 0; i < ranks.size(); ++i)
     groups[i < groups.size() ? i : rng.uniform(groups.size())].push_back(ranks[i]);
   return groups;
-}
-
-// A random rooted tree over `leaves` groups: nodes are merged two to four at a time, and now and
-// then a switch gets a single child (a chain, which adds no split).
-SwitchTree random_tree(int leaves, Rng& rng) {
-  SwitchTree t;
-  t.leaves = leaves;
-  t.parent.assign(static_cast<std::size_t>(leaves), -1);
-  std::vector<int> open(static_cast<std::size_t>(leaves));
-  std::iota(open.begin(), open.end(), 0);
-  while (open.size() > 1 || rng.uniform01() < 0.1) {
-    const std::size_t take = std::min(open.size(), 1 + rng.uniform(4));
-    const int node = static_cast<int>(t.parent.size());
-    t.parent.push_back(-1);
-    for (std::size_t i = 0; i < take; ++i) {
-      const std::size_t pick = rng.uniform(open.size());
-      t.parent[static_cast<std::size_t>(open[pick])] = node;
-      open.erase(open.begin() + static_cast<std::ptrdiff_t>(pick));
-    }
-    open.push_back(node);
-  }
-  return t;
 }
 
 std::vector<HierarchyRoutes> routes_of(const HierarchyPlan& plan) {
@@ -142,7 +121,7 @@ TEST_CASE("hierarchy: routes arrive within the bound on random groups and trees"
     const int n = 1 + static_cast<int>(rng.uniform(80));
     const int count = 1 + static_cast<int>(rng.uniform(static_cast<std::size_t>(std::min(n, 12))));
     const Groups groups = shuffled_groups(n, count, rng);
-    const SwitchTree tree = random_tree(count, rng);
+    const SwitchTree tree = test::random_switch_tree(count, rng, 1, 4, 0.1);
     const SwitchTree* given = rng.uniform01() < 0.8 ? &tree : nullptr;
     const HierarchyPlan plan(n, groups, given);
     CHECK(plan.star() == (given == nullptr && count > 1));  // every group has a rank: tree fits

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "partition_driver.hpp"
+#include "random_switch_tree.hpp"
 #include "rendezvous/partition_tree.hpp"
 #include "rendezvous/partition_windows.hpp"
 #include "tsunagi/model/rng.hpp"
@@ -117,20 +118,7 @@ TEST_CASE("partition tree: switch numbers depend on the shape only", "[partition
   Rng rng(11);
   for (int trial = 0; trial < 50; ++trial) {
     const int leaves = 2 + static_cast<int>(rng.uniform(12));
-    SwitchTree t{leaves, std::vector<int>(static_cast<std::size_t>(leaves), -1), true};
-    std::vector<int> open(static_cast<std::size_t>(leaves));
-    for (int i = 0; i < leaves; ++i) open[static_cast<std::size_t>(i)] = i;
-    while (open.size() > 1) {
-      const std::size_t take = std::min(open.size(), 2 + rng.uniform(3));
-      const int node = static_cast<int>(t.parent.size());
-      t.parent.push_back(-1);
-      for (std::size_t k = 0; k < take; ++k) {
-        const std::size_t pick = rng.uniform(open.size());
-        t.parent[static_cast<std::size_t>(open[pick])] = node;
-        open.erase(open.begin() + static_cast<std::ptrdiff_t>(pick));
-      }
-      open.push_back(node);
-    }
+    const SwitchTree t = test::random_switch_tree(leaves, rng, 2, 4);
     std::vector<int> perm(t.parent.size());
     for (std::size_t v = 0; v < perm.size(); ++v) perm[v] = static_cast<int>(v);
     for (std::size_t i = perm.size(); i > static_cast<std::size_t>(leaves) + 1; --i)
