@@ -182,3 +182,72 @@ TEST_CASE("hostile node: lists of ranks from the rendezvous must name processes"
   CHECK(mentions(other.rejections(mark), "group member rank 9 is not a process"));
   CHECK(other.traces("plan", mark).empty());
 }
+
+TEST_CASE("hostile node: a placement that does not fit the plan is refused with its reason",
+          "[hostile][node][hierarchy]") {
+  const auto links = [](Rank leader, Rank parent, std::vector<Rank> children,
+                        std::vector<Rank> below, std::vector<Rank> via) {
+    return wire::LeaderLinks{leader,           parent,        0, 1, std::move(children),
+                             std::move(below), std::move(via)};
+  };
+  struct Case {
+    PlanKind plan;
+    Groups groups;
+    wire::LeaderLinks links;
+    const char* reason;
+  };
+  const std::vector<Case> cases{
+      {PlanKind::TopologyAware,
+       {{0, 1}},
+       links(0, kNoRank, {}, {}, {}),
+       "leader links outside a hierarchical plan"},
+      {PlanKind::Hierarchical,
+       {{0, 1}, {2, 3}},
+       links(0, kNoRank, {}, {}, {}),
+       "a placement holds exactly one group"},
+      {PlanKind::Hierarchical,
+       {{2, 3}},
+       links(2, kNoRank, {}, {}, {}),
+       "a placement for a group without us"},
+      {PlanKind::Hierarchical,
+       {{0, 1}},
+       links(3, kNoRank, {}, {}, {}),
+       "a leader outside the group"},
+      {PlanKind::Hierarchical, {{0, 1}}, links(1, 0, {}, {}, {}), "leader links sent to a member"},
+      {PlanKind::Hierarchical,
+       {{0, 1}},
+       links(0, kNoRank, {2}, {2, 3}, {2, 3}),
+       "a next hop below that is no child leader"},
+      {PlanKind::Hierarchical,
+       {{0, 1}},
+       links(0, kNoRank, {2}, {3, 2}, {2, 2}),
+       "leader links out of order"},
+      {PlanKind::Hierarchical,
+       {{0, 1}},
+       links(0, 9, {}, {}, {}),
+       "parent leader rank 9 is not a process of this run (4 processes)"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.reason);
+    auto cfg = config(4, c.plan);
+    cfg->inference.groups = GroupMethod::Partition;  // the rendezvous orders probes: none here
+    cfg->overlay.routing = RoutingKind::FromGroups;
+    Driven node = started_node(cfg, 0);
+    node.frame(kToRendezvous, directory(4));
+    const std::size_t mark = node.mark();
+    node.frame(kToRendezvous, wire::make_groups({c.groups, c.links}));
+    CHECK(node.rejections(mark) == std::vector<std::string>{c.reason});
+    CHECK(node.traces("plan", mark).empty());
+  }
+  // The positive control: the same node takes a well-formed placement and plans by it.
+  auto cfg = config(4, PlanKind::Hierarchical);
+  cfg->inference.groups = GroupMethod::Partition;
+  cfg->overlay.routing = RoutingKind::FromGroups;
+  Driven node = started_node(cfg, 0);
+  node.frame(kToRendezvous, directory(4));
+  const std::size_t mark = node.mark();
+  node.frame(kToRendezvous,
+             wire::make_groups({Groups{{0, 1}}, links(0, kNoRank, {2}, {2, 3}, {2, 2})}));
+  CHECK(node.rejections(mark).empty());
+  REQUIRE(node.traces("plan", mark).size() == 1);
+}
