@@ -27,9 +27,19 @@ Each subcommand attacks a daemon listening on HOST:PORT (pid PID) one way and pr
                              not grow by more than MB
   silent_listener PORT_FILE  listens on 127.0.0.1, accepts and never says a word (a squatter on
                              a port the run expects); writes its port to PORT_FILE
+  pongs DIR PPS SAMPLES      issue 29: forged RTT pongs at every node of a run, about PPS a
+                             second. Waits for DIR/targets, one line "RANK IP PORT" per node
+                             (its UDP echo), then floods until DIR/stop exists: plain UDP from
+                             the sender's own address, and raw IPv4 packets whose source is
+                             another node's echo (what the prober expects), with the probe ids
+                             a node uses and sample numbers below SAMPLES. While DIR/pause
+                             exists it holds its fire, its counts so far in DIR/paused.json; at
+                             the end DIR/report.json. forged_pongs_netns.sh runs it from a
+                             stranger's namespace
 """
 import hashlib
 import hmac
+import json
 import resource
 import select
 import os
@@ -346,6 +356,184 @@ def silent_listener(port_file):
         held.append(conn)  # never read, never written, never closed
 
 
+# ---- pongs: forged RTT answers (issue 29, realnet/src/adapter/asio_probes.cpp)
+
+PONG_HEADER = 1 + 8 + 4 + 16  # kind 'Q', probe id, sample number, the ping's nonce
+
+
+def probe_id_guesses(i):
+    """The forms a node's probe ids take (model/src/node/node.hpp): a peer's rank for inference,
+    window (1 << 61) and workload (1 << 60) flags over a small index, and the other high bits
+    the audit tried."""
+    return [i, 1 << 61 | i, 1 << 60 | i, 1 << 63 | i, 1 << 62 | i, 1 << 32 | i]
+
+
+def forged_pong(probe, sample, size):
+    """A pong naming `probe` and `sample` (both little-endian, as the adapter writes them) with
+    a made-up nonce, zero-padded to `size` bytes (a ping's size: at most 64)."""
+    head = b"Q" + struct.pack("<QI", probe, sample) + os.urandom(16)
+    return head + bytes(size - len(head))
+
+
+def checksum(data):
+    if len(data) % 2:
+        data += b"\0"
+    total = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while total >> 16:
+        total = (total & 0xFFFF) + (total >> 16)
+    return ~total & 0xFFFF
+
+
+def spoofed_datagram(src, dst, payload):
+    """An IPv4/UDP packet from `src` (ip, port) to `dst`, headers and checksums made here: the
+    kernel sends it as it is (IPPROTO_RAW), whoever the source claims to be."""
+    s_ip, d_ip = socket.inet_aton(src[0]), socket.inet_aton(dst[0])
+    length = 8 + len(payload)
+    udp_head = struct.pack("!HHHH", src[1], dst[1], length, 0)
+    pseudo = s_ip + d_ip + struct.pack("!BBH", 0, socket.IPPROTO_UDP, length)
+    udp_sum = checksum(pseudo + udp_head + payload) or 0xFFFF
+    udp_head = struct.pack("!HHHH", src[1], dst[1], length, udp_sum)
+    ip_head = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + length, int.from_bytes(os.urandom(2), "big"),
+                          0, 64, socket.IPPROTO_UDP, 0, s_ip, d_ip)
+    ip_head = ip_head[:10] + struct.pack("!H", checksum(ip_head)) + ip_head[12:]
+    return ip_head + udp_head + payload
+
+
+def wait_for_arp(ips, plain, seconds=5.0):
+    """Resolves every target's MAC before the flood: a packet queued behind an unresolved
+    neighbour may be dropped, and the positive control counts every packet sent."""
+    deadline = time.time() + seconds
+    while True:
+        with open("/proc/net/arp") as f:
+            known = {line.split()[0] for line in list(f)[1:] if line.split()[2] == "0x2"}
+        missing = [ip for ip in ips if ip not in known]
+        if not missing:
+            return
+        if time.time() > deadline:
+            fail("no ARP answer from " + " ".join(missing))
+        for ip in missing:
+            plain.sendto(b"", (ip, 9))  # port 9 (discard): the answer we want is the ARP reply
+        time.sleep(0.005)
+
+
+def pong_rounds(nodes, samples):
+    """The forged pongs of a round, as (spoofed source or None, destination, probe id, sample).
+
+    First what the audit's stranger needed: for every prober q and peer p, a pong from p's own
+    echo to q's with the ids a node gives its probes, p's rank for inference (sample numbers
+    below `samples`) and the workload flag over index 0 for the indices workload's first raw
+    round trip (below 16): only the nonce stands in its way. Then every guessed id form of ranks
+    0..15 at samples 0..15, spoofed the same way and plainly from the sender's own address."""
+    matched, others = [], []
+    for sample in range(samples):
+        for q in nodes:
+            for p in nodes:
+                if p is not q:
+                    matched.append((p["at"], q["at"], p["rank"], sample))
+                    if sample < 16:
+                        matched.append((p["at"], q["at"], 1 << 60, sample))
+    for q in nodes:
+        for i in range(16):
+            for probe in probe_id_guesses(i):
+                for sample in range(16):
+                    others.append((None, q["at"], probe, sample))
+                    p = nodes[(i + q["rank"] + 1) % len(nodes)]
+                    if p is not q:
+                        others.append((p["at"], q["at"], probe, sample))
+    return matched, others
+
+
+class Forger:
+    """Sends forged pongs and counts them per destination address. Each pong is built the
+    first time it is sent (the flood starts at once) and then kept (later rounds cost one send)."""
+
+    def __init__(self, nodes):
+        self.plain = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+        self.sent = {n["at"][0]: {"plain": 0, "spoofed": 0} for n in nodes}
+        self.total = self.errors = 0
+        self.built = {}
+        self.sizes = list(range(PONG_HEADER, 65))  # every ping size a prober may use
+
+    def send(self, pong):
+        src, dst, probe, sample = pong
+        data = self.built.get(pong)
+        if data is None:
+            payload = forged_pong(probe, sample, self.sizes[len(self.built) % len(self.sizes)])
+            data = payload if src is None else spoofed_datagram(src, dst, payload)
+            self.built[pong] = data
+        try:
+            if src is None:
+                self.plain.sendto(data, dst)
+            else:
+                self.raw.sendto(data, (dst[0], 0))
+        except OSError:
+            self.errors += 1  # e.g. once the run has taken its switch (and our veth) away
+            return
+        self.sent[dst[0]]["spoofed" if src else "plain"] += 1
+        self.total += 1
+
+    def report(self, path, **extra):
+        report = dict(sent=self.sent, total=self.total, errors=self.errors, **extra)
+        with open(path + ".tmp", "w") as f:
+            json.dump(report, f)
+        os.rename(path + ".tmp", path)
+
+
+def pongs(control, pps, samples):
+    """Floods until CONTROL/stop exists. While CONTROL/pause exists it sends nothing and has
+    written what it sent so far to CONTROL/paused.json: the caller counts arrivals then."""
+    stop, pause = os.path.join(control, "stop"), os.path.join(control, "pause")
+    targets = os.path.join(control, "targets")
+    # Started before the run (Python takes a while to start), it waits for the nodes' ports.
+    deadline = time.time() + 60
+    while not os.path.exists(targets):
+        if os.path.exists(stop):
+            return
+        if time.time() > deadline:
+            fail("no targets after 60 s")
+        time.sleep(0.002)
+    nodes = []
+    with open(targets) as f:
+        for line in f:
+            rank, ip, port = line.split()
+            nodes.append({"rank": int(rank), "at": (ip, int(port))})
+    forger = Forger(nodes)
+    wait_for_arp([n["at"][0] for n in nodes], forger.plain)
+    matched, others = pong_rounds(nodes, samples)
+    # Each round: the whole matched sweep and an eighth of the rest, so that a pong which would
+    # have counted before the fix comes back every few hundred ms, while its probe still runs.
+    slice_size = len(others) // 8 + 1
+    first_ns = time.monotonic_ns()
+    pauses = []
+    rounds = 0
+    next_at = time.monotonic()
+    while not os.path.exists(stop) and time.monotonic_ns() - first_ns < 120e9:
+        cut = (rounds % 8) * slice_size
+        packets = matched + others[cut:cut + slice_size]
+        rounds += 1
+        for at in range(0, len(packets), 128):
+            for pong in packets[at:at + 128]:
+                forger.send(pong)
+            if os.path.exists(pause):
+                paused_at = time.monotonic_ns()
+                forger.report(os.path.join(control, "paused.json"), at_ns=paused_at)
+                while os.path.exists(pause) and not os.path.exists(stop):
+                    time.sleep(0.01)
+                pauses.append([paused_at, time.monotonic_ns()])
+                next_at = time.monotonic()
+            # Pacing, not a check: about `pps` a second, never a burst to catch up.
+            next_at = max(next_at + 128 / pps, time.monotonic() - 0.05)
+            time.sleep(max(0.0, next_at - time.monotonic()))
+            if os.path.exists(stop):
+                break
+    forger.report(os.path.join(control, "report.json"), rounds=rounds, first_ns=first_ns,
+                  last_ns=time.monotonic_ns(), pauses=pauses)
+    print(f"ok: {forger.total} forged pongs sent to {len(nodes)} nodes in {rounds} rounds "
+          f"({sum(v['plain'] for v in forger.sent.values())} plain, "
+          f"{sum(v['spoofed'] for v in forger.sent.values())} spoofed), "
+          f"{forger.errors} send errors")
+
 def main():
     command, args = sys.argv[1], sys.argv[2:]
     if command == "idle":
@@ -365,6 +553,8 @@ def main():
         frames(int(args[0]), address(args[1]), int(args[2]))
     elif command == "stranger":
         stranger(address(args[0]))
+    elif command == "pongs":
+        pongs(args[0], int(args[1]), int(args[2]))
     else:
         fail("unknown command " + command)
 
