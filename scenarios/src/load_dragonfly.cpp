@@ -53,8 +53,8 @@ void check_sizes(const Section& df, const DragonflySpec& spec) {
     df.fail_here("this Dragonfly has more than " + std::to_string(kMaxDragonflyRouters) +
                  " routers (groups x chassis x routers) — lower groups, chassis or routers");
   }
-  if (capped_product({routers, spec.nodes}, kMaxHosts) > kMaxHosts) {
-    df.fail("nodes", "this Dragonfly has more than " + std::to_string(kMaxHosts) +
+  if (capped_product({routers, spec.nodes}, max_processes()) > max_processes()) {
+    df.fail("nodes", "this Dragonfly has more than " + std::to_string(max_processes()) +
                          " nodes (routers x nodes) — lower nodes");
   }
   // Group g reaches group h through router number h of its chassis 0 (SimGrid's rule), so

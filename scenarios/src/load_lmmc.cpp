@@ -52,8 +52,8 @@ LmmcConfig read_lmmc(const Section& s, LmmcConfig c) {
     s.fail("frames", "frames = " + std::to_string(c.frames) + " — use at most " +
                          std::to_string(lmmc::LinkConfig::kMaxFrames));
   c.lookahead = s.count("lookahead", c.lookahead, 0, kMaxIterations);
-  c.ping = s.count("ping", c.ping, 0, static_cast<int>(kMaxProcesses));
-  c.pong = s.count("pong", c.pong, -1, static_cast<int>(kMaxProcesses));
+  c.ping = s.count("ping", c.ping, 0, static_cast<int>(max_processes()));
+  c.pong = s.count("pong", c.pong, -1, static_cast<int>(max_processes()));
   c.seed_salt = static_cast<std::uint64_t>(
       s.integer("seed_salt", 0, 0, std::numeric_limits<std::int64_t>::max()));
   read_costs(s, c);

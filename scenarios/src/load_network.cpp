@@ -155,9 +155,11 @@ void check_host_total(const Section& network, const std::vector<SwitchSpec>& swi
   if (hosts == 0) {
     network.fail_here("the network has no hosts — give some switch hosts = N");
   }
-  if (hosts > kMaxHosts) {
+  if (hosts > max_processes()) {
     network.fail_here("the network has " + std::to_string(hosts) + " hosts, more than " +
-                      std::to_string(kMaxHosts) + " — make it smaller");
+                      std::to_string(max_processes()) +
+                      " — make it smaller (or raise the limit: TSUNAGI_MAX_PROCESSES=N in the "
+                      "environment)");
   }
 }
 

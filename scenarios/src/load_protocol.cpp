@@ -73,11 +73,11 @@ void read_overlay(const Section& s, ProtocolConfig& out) {
   OverlayConfig& o = out.overlay;
   o.plan = read_plan(s, o.plan);
   o.routing = read_routing(s, o.routing, o.plan);
-  o.random_k = s.count("random_k", o.random_k, 1, static_cast<int>(kMaxProcesses));
+  o.random_k = s.count("random_k", o.random_k, 1, static_cast<int>(max_processes()));
   o.shortcut_capacity =
-      s.count("shortcut_capacity", o.shortcut_capacity, 0, static_cast<int>(kMaxProcesses));
+      s.count("shortcut_capacity", o.shortcut_capacity, 0, static_cast<int>(max_processes()));
   o.connect_parallel =
-      s.count("connect_parallel", o.connect_parallel, 0, static_cast<int>(kMaxProcesses));
+      s.count("connect_parallel", o.connect_parallel, 0, static_cast<int>(max_processes()));
   o.connect_timeout = s.duration("connect_timeout", o.connect_timeout);
   if (o.connect_timeout <= 0)
     s.fail("connect_timeout", "connect_timeout must be above 0 — e.g. \"3s\"");
@@ -108,7 +108,7 @@ void read_directory(const Section& s, ProtocolConfig& out) {
 
 InferenceConfig read_inference(const Section& s, InferenceConfig in) {
   in.rtt_samples = static_cast<int>(s.integer("rtt_samples", in.rtt_samples, 1, kMaxRttSamples));
-  in.rtt_parallel = s.count("rtt_parallel", in.rtt_parallel, 1, static_cast<int>(kMaxProcesses));
+  in.rtt_parallel = s.count("rtt_parallel", in.rtt_parallel, 1, static_cast<int>(max_processes()));
   in.min_jump_ratio = s.number("min_jump_ratio", in.min_jump_ratio, 0, kHuge);
   in.colocated_ratio = s.number("colocated_ratio", in.colocated_ratio, 0, 1);
   in.tie_tolerance = s.number("tie_tolerance", in.tie_tolerance, 0, 0.9);
@@ -135,7 +135,7 @@ InferenceConfig read_inference(const Section& s, InferenceConfig in) {
       "throughput_bytes", static_cast<std::int64_t>(in.throughput_bytes), 1, kMaxMessageBytes));
   in.interference_drop = s.number("interference_drop", in.interference_drop, 0.01, 0.99);
   in.exact_max_groups =
-      s.count("exact_max_groups", in.exact_max_groups, 2, static_cast<int>(kMaxProcesses));
+      s.count("exact_max_groups", in.exact_max_groups, 2, static_cast<int>(max_processes()));
   return in;
 }
 
@@ -150,8 +150,8 @@ PingPongConfig read_pingpong(const Section& s, PingPongConfig p) {
   p.message_bytes = static_cast<std::uint64_t>(
       s.integer("message_bytes", static_cast<std::int64_t>(p.message_bytes), 0, kMaxMessageBytes));
   p.rounds = s.count("rounds", p.rounds, 1, kMaxPingPongRounds);
-  p.ping = s.count("ping", p.ping, 0, static_cast<int>(kMaxProcesses));
-  p.pong = s.count("pong", p.pong, -1, static_cast<int>(kMaxProcesses));
+  p.ping = s.count("ping", p.ping, 0, static_cast<int>(max_processes()));
+  p.pong = s.count("pong", p.pong, -1, static_cast<int>(max_processes()));
   return p;
 }
 

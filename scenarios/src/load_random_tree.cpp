@@ -81,11 +81,11 @@ std::vector<SwitchSpec> read_random_tree(const Section& s) {
       s.fail("uplink_latency", *why);
   // Counted before it is built: depth 8 with fan-out 64 would be 2^48 switches, and building
   // them ran until bad_alloc. The error points at the first of the keys that set the size.
-  const TreeSize size = random_tree_size(spec, kMaxSwitches, kMaxHosts);
-  if (size.switches > kMaxSwitches || size.hosts > kMaxHosts) {
+  const TreeSize size = random_tree_size(spec, kMaxSwitches, max_processes());
+  if (size.switches > kMaxSwitches || size.hosts > max_processes()) {
     const std::string what = size.switches > kMaxSwitches
                                  ? std::to_string(kMaxSwitches) + " switches"
-                                 : std::to_string(kMaxHosts) + " hosts";
+                                 : std::to_string(max_processes()) + " hosts";
     std::string_view key = "hosts_per_leaf";
     for (std::string_view k : {"fanout", "depth", "hosts_per_leaf"}) {
       if (s.has(k)) {

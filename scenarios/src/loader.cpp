@@ -43,9 +43,10 @@ void check_placement(const Section& root, const Scenario& scenario) {
   auto placement = root.sub("placement");
   const std::int64_t processes =
       scenario.placement.processes > 0 ? scenario.placement.processes : slots;
-  if (processes > kMaxProcesses) {
+  if (processes > max_processes()) {
     const std::string message = std::to_string(processes) + " processes are more than " +
-                                std::to_string(kMaxProcesses) + " (the limit of a run)";
+                                std::to_string(max_processes()) +
+                                " (the limit of a run; TSUNAGI_MAX_PROCESSES=N raises it)";
     if (!placement) root.fail_here(message + " — add [placement] processes = N with a smaller N");
     if (scenario.placement.processes > 0)
       placement->fail("processes", message + " — lower processes");

@@ -1,9 +1,13 @@
 // Checked reads from scenario tables; see reader.hpp.
 #include "reader.hpp"
 
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include "readers.hpp"
 
@@ -199,6 +203,20 @@ std::optional<Section> Section::sub(std::string_view key) const {
   const toml::table* table = table_->get_as<toml::table>(key);
   if (!table) return std::nullopt;
   return Section(*table, path_of(key), file_);
+}
+
+std::int64_t max_processes() {
+  const char* text = std::getenv("TSUNAGI_MAX_PROCESSES");
+  if (text == nullptr || *text == '\0') return kDefaultMaxProcesses;
+  std::int64_t value = 0;
+  const char* end = text + std::strlen(text);
+  const auto [at, error] = std::from_chars(text, end, value);
+  if (error != std::errc{} || at != end || value < 1 || value > kMaxProcessesCeiling)
+    throw std::invalid_argument("TSUNAGI_MAX_PROCESSES=" + std::string(text) +
+                                ": give a whole number from 1 to " +
+                                std::to_string(kMaxProcessesCeiling) + ", or unset it (" +
+                                std::to_string(kDefaultMaxProcesses) + ")");
+  return value;
 }
 
 std::int64_t capped_product(std::initializer_list<std::int64_t> factors, std::int64_t cap) {

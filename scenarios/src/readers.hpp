@@ -10,11 +10,15 @@ namespace tsunagi::scenario {
 
 // Sizes past which a scenario is almost certainly a typo (and would exhaust memory). The loader
 // refuses them with the fix instead of letting a run die of bad_alloc; docs/scenario-format.md
-// lists them ("Limits"). 100,000 processes is ten times the largest measured run (10,000
-// processes, 2.8 GB: docs/benchmarks.md).
+// lists them ("Limits"). 100,000 hosts and processes by default: 6.3 GB on SimGrid
+// (docs/benchmarks.md). Whoever runs tsunagi may raise that with TSUNAGI_MAX_PROCESSES (up to
+// 2^20, the wire's rank limit); a scenario file cannot raise its own ceiling.
 inline constexpr std::int64_t kMaxSwitches = 1'000'000;
-inline constexpr std::int64_t kMaxHosts = 100'000;
-inline constexpr std::int64_t kMaxProcesses = 100'000;
+inline constexpr std::int64_t kDefaultMaxProcesses = 100'000;
+inline constexpr std::int64_t kMaxProcessesCeiling = std::int64_t{1} << 20;
+// The limit on hosts and on processes: kDefaultMaxProcesses, or TSUNAGI_MAX_PROCESSES when set
+// (a whole number from 1 to kMaxProcessesCeiling; anything else throws std::invalid_argument).
+std::int64_t max_processes();
 // Issue 29: counts that multiply into the work or the memory of a run. Each is far above any
 // published experiment, and low enough that no product of them overflows or exhausts a rank.
 inline constexpr int kMaxRepeats = 10'000;        // multicast repeats, LMMC rounds, sort iterations

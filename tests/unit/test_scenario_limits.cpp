@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -90,6 +91,34 @@ TEST_CASE("limits: host and process counts are bounded", "[limits]") {
   // Many slots are fine when the processes asked for are few.
   CHECK_NOTHROW(load_scenario_string(
       switch_with("50000", "[placement]\nprocs_per_host = 4\nprocesses = 8\n"), "ok.toml"));
+}
+
+namespace {
+// Sets TSUNAGI_MAX_PROCESSES for one test and unsets it after, also when a check throws.
+struct MaxProcessesEnv {
+  explicit MaxProcessesEnv(const char* value) { ::setenv("TSUNAGI_MAX_PROCESSES", value, 1); }
+  ~MaxProcessesEnv() { ::unsetenv("TSUNAGI_MAX_PROCESSES"); }
+};
+}  // namespace
+
+TEST_CASE("limits: whoever runs tsunagi may raise the process limit, a file may not", "[limits]") {
+  const std::string big = switch_with("50000", "[placement]\nprocs_per_host = 4\n");
+  {
+    MaxProcessesEnv raised("250000");
+    CHECK(load_scenario_string(big, "big.toml").placement.procs_per_host == 4);
+    auto f = failure_of(switch_with("300000", ""));
+    CHECK_THAT(f.what, Contains("300000 hosts, more than 250000"));
+    CHECK_THAT(f.what, Contains("TSUNAGI_MAX_PROCESSES"));
+  }
+  CHECK_THAT(failure_of(big).what, Contains("200000 processes are more than 100000"));
+  for (const char* bad : {"0", "-5", "1048577", "1e6", "lots", "100000 ", "99999999999999999999"}) {
+    MaxProcessesEnv wrong(bad);
+    INFO(bad);
+    CHECK_THROWS_WITH(load_scenario_string(big, "big.toml"),
+                      Contains("give a whole number from 1 to 1048576"));
+  }
+  // The file has no key that would raise its own ceiling.
+  CHECK_THROWS(load_scenario_string(big, "big.toml", {"limits.max_processes=300000"}));
 }
 
 TEST_CASE("limits: counts that fail at run time are refused at load time", "[limits]") {

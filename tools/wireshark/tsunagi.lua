@@ -73,6 +73,8 @@ for _, spec in ipairs({
   { "item", "int32", "rank_item", "Rank", base.DEC },
   { "run_start", "int32", "run_start", "Run from rank", base.DEC },
   { "run_length", "uint32", "run_length", "Run length", base.DEC },
+  { "repeat_value", "int32", "repeat_value", "Repeated rank", base.DEC },
+  { "repeat_length", "uint32", "repeat_length", "Times", base.DEC },
   { "probes", "uint64", "probes", "RTT probes", base.DEC },
   { "round", "uint32", "round", "Round", base.DEC },
   { "final", "uint8", "final", "Final", base.DEC },
@@ -149,7 +151,8 @@ local function reader(tvb, base, len, tree)
 end
 
 local signed = { [f.rank] = true, [f.item] = true, [f.to] = true, [f.route_dest] = true,
-                 [f.run_start] = true, [f.leader] = true, [f.parent] = true }
+                 [f.run_start] = true, [f.leader] = true, [f.parent] = true,
+                 [f.repeat_value] = true }
 
 function Reader:left() return self.len - self.pos end
 
@@ -239,6 +242,57 @@ function Reader:rank_runs(label)
   return total
 end
 
+-- Writer::i32_repeats: count of runs, then (value, length) per run of equal values.
+function Reader:rank_repeats(label)
+  local sub = self:subtree(label)
+  local runs = self:field(f.count, 4, sub)
+  if runs == nil then return 0 end
+  if runs * 8 > self:left() then
+    self.err = string.format("list of %d repeats does not fit (%d bytes left)", runs, self:left())
+    return 0
+  end
+  local total = 0
+  for _ = 1, runs do
+    local value = self:field(f.repeat_value, 4, sub)
+    local len = self:field(f.repeat_length, 4, sub)
+    if len == 0 then self.err = "repeat of 0 values" end
+    total = total + (len or 0)
+    if value then sub:append_text(string.format(" %d x%d", value, len or 0)) end
+  end
+  return total
+end
+
+-- Writer::varint (LEB128); returns the value (a Lua number) and the bytes it took.
+function Reader:varint()
+  local value, scale, at = 0, 1, self.pos
+  for i = 1, 10 do
+    local b = self:take(1, "varint byte")
+    if not b then return nil end
+    local byte = b:uint()
+    if i == 10 and byte > 1 then self.err = "varint longer than 64 bits" return nil end
+    if i > 1 and byte == 0 then self.err = "varint not in its shortest form" return nil end
+    value = value + (byte % 128) * scale
+    scale = scale * 128
+    if byte < 128 then return value, self.tvb(self.base + at, self.pos - at) end
+  end
+end
+
+-- Writer::u64_deltas: `n` zigzag-coded differences, each from the value before.
+function Reader:u64_deltas(field, n, tree)
+  if n > self:left() then
+    self.err = string.format("%d delta-coded values cannot fit in %d bytes", n, self:left())
+    return
+  end
+  local previous = 0
+  for _ = 1, n do
+    local code, range = self:varint()
+    if code == nil then return end
+    local step = (code % 2 == 1) and -((code - 1) / 2) - 1 or code / 2
+    previous = (previous + step) % 18446744073709551616  -- wraps as the 64-bit writer does
+    ;(tree or self.tree):add(field, range, UInt64.new(previous))
+  end
+end
+
 -- ---------------------------------------------------------------- payloads, per type
 
 local payloads = {}
@@ -293,8 +347,8 @@ payloads[5] = function(r)  -- groups
   r:field(f.height, 2)
   local children = r:rank_list("child leaders")
   local below = r:rank_runs("ranks below")
-  local via = r:rank_list("next hop of each rank below")
-  if not r.err and #via ~= below then r.err = "ranks below and their next hops differ in number" end
+  local via = r:rank_repeats("next hop of each rank below")
+  if not r.err and via ~= below then r.err = "ranks below and their next hops differ in number" end
   return string.format("placement: leader r%s, %d children, %d below", tostring(leader), #children,
                        below)
 end
@@ -363,27 +417,43 @@ end
 
 payloads[13] = function(r)  -- rtt_order
   local round = r:field(f.round, 4)
-  local targets = r:rank_list("targets")
-  return string.format("round %s, %d targets", tostring(round), #targets)
+  local targets = r:rank_runs("targets")
+  return string.format("round %s, %d targets", tostring(round), targets)
 end
 
 payloads[14] = function(r)  -- rtt_column
   local round = r:field(f.round, 4)
-  local peers = r:rank_list("peers")
-  for _ = 1, #peers do r:field(f.rtt, 8) end
-  return string.format("round %s, %d RTTs", tostring(round), #peers)
+  local peers = r:rank_runs("peers")
+  r:u64_deltas(f.rtt, peers)
+  return string.format("round %s, %d RTTs", tostring(round), peers)
 end
 
 payloads[15] = function(r)  -- endpoint_query
-  return string.format("%d ranks", #r:rank_list("ranks"))
+  return string.format("%d ranks", r:rank_runs("ranks"))
 end
 
 payloads[16] = function(r)  -- endpoint_reply
-  local ranks = r:rank_list("ranks")
-  for _ = 1, #ranks do
-    if r:str(f.endpoint) == "" then r.err = "empty endpoint" end
+  local ranks = r:rank_runs("ranks")
+  if ranks > r:left() / 2 then
+    r.err = string.format("%d front-coded endpoints cannot fit in %d bytes", ranks, r:left())
+    return string.format("%d endpoints", ranks)
   end
-  return string.format("%d endpoints", #ranks)
+  local previous = ""
+  for _ = 1, ranks do
+    local at = r.pos
+    local shared = r:varint()
+    local rest = shared and r:varint()
+    if rest == nil then break end
+    if shared > #previous then r.err = "endpoint shares more than the one before" break end
+    if shared + rest > 256 then r.err = "endpoint exceeds limit 256" break end
+    local tail = r:take(rest, "endpoint")
+    if rest > 0 and not tail then break end
+    local endpoint = previous:sub(1, shared) .. (rest > 0 and tail:string() or "")
+    r.tree:add(f.endpoint, r.tvb(r.base + at, r.pos - at), endpoint)
+    if endpoint == "" then r.err = "empty endpoint" end
+    previous = endpoint
+  end
+  return string.format("%d endpoints", ranks)
 end
 
 local function relay_entry(r, tree)

@@ -58,8 +58,9 @@ void Node::on_started(const StartedInput& in) {
   n_ = config_->processes;
   shortcuts_ = ShortcutCache(config_->overlay.shortcut_capacity);
   phase_ = Phase::Registering;
-  rendezvous_conn_ = open_connection(in.rendezvous, kNoRank, wire::ConnPurpose::Control);
-  send_frame(rendezvous_conn_, wire::make_register({rank_, self_, host_, site_}));
+  rendezvous_at_ = in.rendezvous;
+  started_at_ = now_;
+  connect_to_rendezvous();
 }
 
 ConnId Node::open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose purpose) {
@@ -113,6 +114,7 @@ void Node::on_outgoing_open(ConnId id) {
 
 // Besides the connect deadlines, only workloads arm timers.
 void Node::on_timer(std::uint64_t timer) {
+  if (timer == kRegisterRetryTimer) return connect_to_rendezvous();
   if (wire::ConnectDeadlines::is_deadline_timer(timer)) {
     const auto give_up = [this](ConnId id) {
       const Conn& c = conns_.at(id);
@@ -146,6 +148,9 @@ void Node::on_connect_failed(const ConnectFailedInput& in, const std::string& wh
   static const char* reasons[] = {"refused", "timed_out", "unreachable"};
   trace("connect_failed", {{"peer", c.peer}, {"reason", reasons[static_cast<int>(in.reason)]}});
   if (in.conn == rendezvous_conn_) {
+    // Only a connect that never got through is tried again: a listener that fails the
+    // handshake is not the run's rendezvous, and waiting will not make it one.
+    if (why.empty() && retry_rendezvous()) return;
     phase_ = Phase::Exited;
     emit(ExitCmd{false, "cannot reach the rendezvous" + (why.empty() ? "" : ": " + why)});
     return;

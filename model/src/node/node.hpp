@@ -82,6 +82,9 @@ class Node final : public Process, private WorkloadContext {
   void on_outgoing_open(ConnId id);
   void on_accepted(ConnId id);
   void on_timer(std::uint64_t timer);
+  // node_register.cpp: reaching the rendezvous, again after a jittered wait when a connect fails
+  void connect_to_rendezvous();
+  bool retry_rendezvous();
   // `why`: connected, but the acceptor did not prove the run's secret (issue 29).
   void on_connect_failed(const ConnectFailedInput& in, const std::string& why = "");
   void on_received(ReceivedInput in);
@@ -279,6 +282,15 @@ class Node final : public Process, private WorkloadContext {
   void on_cpu_done();
   std::deque<CpuJob> cpu_jobs_;
   bool cpu_busy_ = false;
+
+  // node_register.cpp. Thousands of ranks connect to the rendezvous at the same instant; the
+  // SYNs a full port queue drops would all be retried at the same instants again. A rank whose
+  // connect fails waits a random time (full jitter: uniform below 100 ms x 2^attempt, at most
+  // 6.4 s) and tries again, until protocol.registration_timeout after its start.
+  static constexpr std::uint64_t kRegisterRetryTimer = std::uint64_t{1} << 61;
+  Endpoint rendezvous_at_;
+  TimeNs started_at_ = 0;
+  int register_attempts_ = 0;
 
   NodeCounters counters_;
 };

@@ -24,6 +24,11 @@ void apply_ns3_defaults(std::uint64_t seed) {
   // Linux's minimum retransmission time-out (ns-3 uses 1 s, RFC 6298), so a rare loss under
   // incast costs what it costs on a real cluster.
   n3::Config::SetDefault("ns3::TcpSocketBase::MinRto", n3::TimeValue(n3::MilliSeconds(200)));
+  // A segment is retransmitted up to 15 times before the connection is dropped, as Linux does
+  // (net.ipv4.tcp_retries2 = 15), not ns-3's 6. With 10,000 ranks the rendezvous's port drops
+  // whole bursts, and every flow's RTO fires at the same doubled instants: after 6 losses in a
+  // row (25 s) ns-3 dropped a rank's connection that a kernel would have kept.
+  n3::Config::SetDefault("ns3::TcpSocket::DataRetries", n3::UintegerValue(15));
   // TIME_WAIT lasts 2 x MaxSegLifetime (ns-3: 2 x 120 s). ns-3 finds a segment's socket by a
   // linear scan over the node's endpoints, and every closed connection keeps its endpoint
   // through TIME_WAIT: after a few thousand throughput probes each segment paid a scan over

@@ -21,6 +21,18 @@ class Writer {
   // The same list as runs of consecutive values (count, then start + length per run): rank
   // lists of block-placed groups shrink from 4 bytes per rank to 8 bytes per group.
   void i32_runs(const std::vector<std::int32_t>& list);
+  // The same list as runs of equal values (count, then value + length per run): a leader's
+  // next hop for each rank beneath repeats one child for a whole subtree.
+  void i32_repeats(const std::vector<std::int32_t>& list);
+  // LEB128: 7 bits per byte, low bits first; 1 byte below 128, at most 10.
+  void varint(std::uint64_t v);
+  // Each value as the zigzag-coded difference from the one before, in varints (no count: the
+  // reader knows it). RTTs of one leader's row differ little: mostly 1-3 bytes each, not 8.
+  void u64_deltas(const std::vector<std::uint64_t>& values);
+  // Strings front-coded (no count: the reader knows it): per string, the length it shares
+  // with the one before and the rest, in varints. Endpoints of consecutive ranks differ in a
+  // few characters ("s.3.17-h08:0", "s.3.17-h09:0"): about 5 bytes each instead of 18.
+  void front_coded(const std::vector<std::string>& strings);
   std::vector<std::uint8_t> take() { return std::move(out_); }
   std::vector<std::uint8_t>& buffer() { return out_; }
 
@@ -43,6 +55,15 @@ class Reader {
   std::vector<std::int32_t> i32_list(std::size_t max_count);
   // Reads what Writer::i32_runs wrote; at most `max_count` values in all.
   std::vector<std::int32_t> i32_runs(std::size_t max_count);
+  // Reads what Writer::i32_repeats wrote; at most `max_count` values in all.
+  std::vector<std::int32_t> i32_repeats(std::size_t max_count);
+  std::uint64_t varint();
+  // Reads `count` values Writer::u64_deltas wrote; fails before allocating when fewer than
+  // `count` bytes are left (every value takes at least one).
+  std::vector<std::uint64_t> u64_deltas(std::size_t count);
+  // Reads `count` strings Writer::front_coded wrote, each at most `max_len` bytes; fails
+  // before allocating when fewer than 2 bytes per string are left.
+  std::vector<std::string> front_coded(std::size_t count, std::size_t max_len);
   // Number of further items of `item_size` bytes the rest of the payload can hold.
   std::size_t remaining() const { return in_.size() - pos_; }
   bool ok() const { return ok_; }
