@@ -123,7 +123,8 @@ class Run:
 
     @cached_property
     def lmmc(self):
-        """lmmc.series (pingpong: one row per message size), or None."""
+        """lmmc.series (the pingpong pattern: one row per message size), or None (other
+        patterns write no series)."""
         return _rows(self.result.get("lmmc"), "series")
 
     @cached_property
