@@ -24,4 +24,6 @@ run = tsunagi.load(sys.argv[1])
 assert run.result["ok"] and len(run.trace) == run.result["run"]["trace_lines"]
 print(f"ok: {tsunagi.__file__}: {run!r}, trace {run.trace.shape}")
 PY
-"$WORK/venv/bin/pip" show tsunagi | grep -q '^Version: 0.1.0' || fail "pip show tsunagi"
+# Into a variable first: grep -q stopping early would break pip's pipe (and pipefail).
+shown=$("$WORK/venv/bin/pip" show tsunagi) || fail "pip show tsunagi"
+grep -q '^Version: 0.1.0' <<<"$shown" || fail "pip show tsunagi: $shown"
