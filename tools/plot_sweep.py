@@ -189,6 +189,12 @@ def main():
         bottom.set_xticklabels(categories, rotation=30 if len(categories) > 6 else 0)
     if args.logx:
         bottom.set_xscale("log")
+        if numeric_x:
+            # Ticks at the swept values, printed as they are (8, not 8x10^0 on a minor tick).
+            from matplotlib.ticker import NullFormatter, ScalarFormatter
+            bottom.set_xticks(sorted({number(r[args.x]) for r in rows}))
+            bottom.xaxis.set_major_formatter(ScalarFormatter())
+            bottom.xaxis.set_minor_formatter(NullFormatter())
     bottom.set_xlabel(args.x)
     title = args.title or os.path.basename(os.path.dirname(os.path.abspath(args.csv)))
     panels[0].set_title(title)
