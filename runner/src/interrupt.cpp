@@ -31,10 +31,16 @@ void reclaim_interrupt_handler() {
   if (g_installed.load() && !g_interrupted.load()) std::signal(SIGINT, on_sigint);
 }
 
-bool interrupt_requested() { return g_interrupted.load(std::memory_order_relaxed); }
+bool interrupt_requested() {
+  return g_interrupted.load(std::memory_order_relaxed);
+}
 
-void request_interrupt() { g_interrupted.store(true); }
+void request_interrupt() {
+  g_interrupted.store(true);
+}
 
-void clear_interrupt() { g_interrupted.store(false); }
+void clear_interrupt() {
+  g_interrupted.store(false);
+}
 
 }  // namespace tsunagi::runner

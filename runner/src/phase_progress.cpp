@@ -66,13 +66,12 @@ std::string PhaseProgress::describe(std::uint64_t rtt_probes, double wall) const
   const char* name = phase_name(phase_);
   switch (phase_) {
     case Phase::Registering:
-      std::snprintf(text, sizeof text, "%s: %d connects to the rendezvous retried", name,
-                    retries_);
+      std::snprintf(text, sizeof text, "%s: %d connects to the rendezvous retried", name, retries_);
       return text;
     case Phase::Inference:
       if (views_ > 0) {
-        std::snprintf(text, sizeof text, "%s: %llu RTT probes, %d of %d ranks done probing%s",
-                      name, static_cast<unsigned long long>(rtt_probes), views_, ranks_,
+        std::snprintf(text, sizeof text, "%s: %llu RTT probes, %d of %d ranks done probing%s", name,
+                      static_cast<unsigned long long>(rtt_probes), views_, ranks_,
                       eta(views_, ranks_, wall).c_str());
       } else {
         std::snprintf(text, sizeof text, "%s: %llu RTT probes", name,

@@ -135,7 +135,9 @@ bool ProcessTable::record_exit(int index, TimeNs now, const ExitCmd& exit) {
   return true;
 }
 
-double ProcessTable::wall_now() const { return wall_clock_ ? wall_clock_() : steady_seconds(); }
+double ProcessTable::wall_now() const {
+  return wall_clock_ ? wall_clock_() : steady_seconds();
+}
 
 void ProcessTable::count_input(TimeNs now) {
   ++inputs_;
@@ -159,9 +161,10 @@ std::string ProcessTable::progress_line(TimeNs now, double wall) {
   const double simulated = static_cast<double>(now) * 1e-9;
   const auto probes = static_cast<std::uint64_t>(counts_["inference.rtt_probes"]);
   char line[480];
-  int used = std::snprintf(line, sizeof line, "%s: t=%.3f s, %s; %d of %d ranks running, %llu inputs",
-                           backend_.c_str(), simulated, phases_.describe(probes, wall).c_str(),
-                           ranks_running_, rank_count_, static_cast<unsigned long long>(inputs_));
+  int used =
+      std::snprintf(line, sizeof line, "%s: t=%.3f s, %s; %d of %d ranks running, %llu inputs",
+                    backend_.c_str(), simulated, phases_.describe(probes, wall).c_str(),
+                    ranks_running_, rank_count_, static_cast<unsigned long long>(inputs_));
   const double elapsed = wall - wall_start_;
   const double since = wall - wall_at_last_line_;
   if (elapsed > 0 && since > 0 && used > 0 && static_cast<std::size_t>(used) < sizeof line) {

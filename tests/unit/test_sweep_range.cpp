@@ -5,10 +5,9 @@
 #include <string>
 #include <vector>
 
-// The sweep code is part of the tsunagi program, not of a library the unit tests link: its pure
-// files are compiled in here (each in this one test file only, so no symbol is defined twice).
-#include "../../app/sweep_range.cpp"
-#include "../../app/sweep_spec.cpp"
+// The sweep's pure files are compiled into the unit test binary too (tests/CMakeLists.txt).
+#include "sweep_range.hpp"
+#include "sweep_spec.hpp"
 
 using tsunagi::app::sweep::Axis;
 using tsunagi::app::sweep::format_decimal;

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-// The sweep code is part of the tsunagi program, not of a library the unit tests link: its pure
-// files are compiled in here (each in this one test file only, so no symbol is defined twice).
-#include "../../app/sweep_results.cpp"
-#include "../../app/sweep_stats.cpp"
-#include "../../app/sweep_summary.cpp"
+// The sweep's pure files are compiled into the unit test binary too (tests/CMakeLists.txt).
+#include "sweep_range.hpp"
+#include "sweep_results.hpp"
+#include "sweep_stats.hpp"
+#include "sweep_summary.hpp"
 
 using tsunagi::app::sweep::describe;
 using tsunagi::app::sweep::figure_number;
