@@ -186,7 +186,8 @@ TEST_CASE("driver: an input that arises while commands run waits for them (no re
   CHECK(adapter.performed == std::vector<std::string>{"connect 7", "connect done", "exit"});
   // The first input also brings the first progress line.
   CHECK(log.lines ==
-        std::vector<std::string>{"progress toy: t=0.000 s, 1 inputs, 2 of 2 ranks running",
+        std::vector<std::string>{"progress toy: t=0.000 s, registering: 0 connects to the "
+                                 "rendezvous retried; 2 of 2 ranks running, 1 inputs",
                                  "trace r0 42 after_connect", "exit r0 42 ok done"});
   CHECK(adapter.driver().exited());
   adapter.input(TimerFiredInput{1});  // after the exit: dropped
