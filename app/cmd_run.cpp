@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "run_outputs.hpp"
+#include "tsunagi/runner/interrupt.hpp"
 #include "tsunagi/runner/output_files.hpp"
 #include "tsunagi/runner/recorder.hpp"
 #include "tsunagi/runner/result.hpp"
@@ -263,15 +264,20 @@ int run_command(const RunOptions& options) {
                        std::to_string(scenario.protocol.processes) + " processes, seed " +
                        std::to_string(scenario.seed));
   double wall_s = 0;
+  // Ctrl-C stops a simulated run and keeps what it did (runner/interrupt.hpp); realnet's
+  // launcher handles its own signals and cleans up its namespaces.
+  if (options.backend != "realnet") runner::install_interrupt_handler();
   runner::RunSummary summary = run_on_backend(options, scenario, recorder, wall_s);
+  const bool interrupted = summary.interrupted_at >= 0;
   RunOutputExtras extras;
   list_capture_files(options, extras.capture_files);
   extras.report = options.report;
   extras.notes = [&options](const nlohmann::ordered_json& result) {
     return summary_notes(options, result);
   };
-  return write_run_outputs(dir, scenario, options.backend, std::move(summary), wall_s, recorder,
-                           "tsunagi run", extras);
+  const int status = write_run_outputs(dir, scenario, options.backend, std::move(summary), wall_s,
+                                       recorder, "tsunagi run", extras);
+  return interrupted ? kExitInterrupted : status;
 }
 
 }  // namespace tsunagi::app

@@ -1,7 +1,7 @@
 // `tsunagi sweep SCENARIO --set KEY=SPEC ...`: the command line, the grid checked point by point
 // before anything runs, the point directories under --out, then the run (here, -j at once, or
-// as a Slurm job array: sweep_runner.hpp) and OUT/sweep.csv. Points finished before with the
-// same parameters are not run again.
+// as a Slurm job array: sweep_runner.hpp), OUT/sweep.csv and OUT/summary.csv. Points finished
+// before with the same parameters are not run again.
 #include "sweep.hpp"
 
 #include <csignal>
@@ -46,22 +46,26 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& options) {
   CLI::App* sweep = app.add_subcommand(
       "sweep",
       "Run a scenario over a grid of --set values (each point one `tsunagi run`, -j at once, "
-      "resumable); tabulate the results in OUT/sweep.csv");
+      "resumable); tabulate the results in OUT/sweep.csv and their mean and 95 % interval over "
+      "seeds in OUT/summary.csv");
   sweep->add_option("SCENARIO", options.scenario, "Scenario file (TOML)")->required();
   sweep
       ->add_option("--set", options.sets,
-                   "Override a scenario key with one value, a range A..B[:STEP] or a list "
-                   "a,b,c (repeatable; the grid is the product of every multi-valued key)")
+                   "Override a scenario key with one value, a range A..B[:STEP] (integers or "
+                   "decimals, 0.1..0.5:0.1), A..B:xR (geometric, 1..1024:x2) or a list a,b,c "
+                   "(repeatable; the grid is the product of every multi-valued key)")
       ->type_name("KEY=SPEC")
       ->allow_extra_args(false);
-  sweep->add_option("--seeds", options.seeds, "Seeds to sweep: same as --set seed=SPEC")
+  sweep
+      ->add_option("--seeds", options.seeds,
+                   "Seeds to sweep: same as --set seed=SPEC; OUT/summary.csv averages over them")
       ->type_name("SPEC");
   sweep->add_option("--backend", options.backend, "Backend to run on")->capture_default_str();
   options.jobs_option = sweep->add_option("-j,--jobs", options.jobs, "Points run at once")
                             ->capture_default_str()
                             ->check(CLI::Range(1U, 1024U));
   sweep->add_option("--out", options.out,
-                    "Output directory: one directory per point and sweep.csv "
+                    "Output directory: one directory per point, sweep.csv and summary.csv "
                     "(default: out/<scenario name>-sweep)");
   sweep
       ->add_option(

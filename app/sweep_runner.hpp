@@ -1,6 +1,6 @@
 // A sweep's run: the points of the grid, run here as child processes (-j at once, Ctrl-C stops
 // them; sweep_runner.cpp) or as one Slurm job array (sweep_slurm.cpp), then tabulated in
-// OUT/sweep.csv with a summary (sweep_table.cpp).
+// OUT/sweep.csv and OUT/summary.csv with a summary (sweep_table.cpp).
 #pragma once
 
 #include <chrono>
@@ -29,6 +29,7 @@ class Sweep {
   int run_all();
   // The same points as one Slurm job array (sweep_slurm.cpp), waited for; same return.
   int run_on_slurm();
+  // OUT/sweep.csv and OUT/summary.csv (sweep_summary.hpp).
   void write_csv() const;
   int print_summary(int interrupted_by) const;
 

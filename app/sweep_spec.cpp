@@ -1,17 +1,12 @@
 // `tsunagi sweep`'s grid: SPEC parsing, cartesian product, point directory names.
 #include "sweep_spec.hpp"
 
-#include <charconv>
 #include <cstdint>
-#include <limits>
 #include <set>
 
 namespace tsunagi::app::sweep {
 
 namespace {
-
-constexpr const char* kRangeHelp =
-    "a range is A..B or A..B:STEP with integers A <= B and STEP >= 1, e.g. 0..16 or 0..16:2";
 
 std::string trim(std::string_view text) {
   const auto first = text.find_first_not_of(" \t");
@@ -24,63 +19,12 @@ std::string trim(std::string_view text) {
   throw SpecError("--set " + key + "=" + spec + ": " + what);
 }
 
-// A piece is meant as a range when it starts like a number and holds "..": "0..16", "-4..4:2",
-// also "0..x" (then an error, not the string "0..x"). "../file", "[1,2]", "\"a..b\"" are not.
-bool looks_like_range(std::string_view piece) {
-  if (piece.empty() || piece.find("..") == std::string_view::npos) return false;
-  const char c = piece.front();
-  return (c >= '0' && c <= '9') || c == '-' || c == '+';
-}
-
-std::int64_t parse_int(std::string_view text, const std::string& key, const std::string& spec,
-                       std::string_view piece, const char* what) {
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  std::int64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
-    fail(key, spec,
-         "bad range '" + std::string(piece) + "': " + what + " '" + std::string(text) +
-             "' is not an integer — " + kRangeHelp);
-  }
-  return value;
-}
-
-void expand_range(std::string_view piece, const std::string& key, const std::string& spec,
+void append_range(std::string_view piece, const std::string& key, const std::string& spec,
                   std::vector<std::string>& values) {
-  const auto dots = piece.find("..");
-  const std::string_view first_text = piece.substr(0, dots);
-  std::string_view rest = piece.substr(dots + 2);
-  std::string_view step_text;
-  if (const auto colon = rest.find(':'); colon != std::string_view::npos) {
-    step_text = rest.substr(colon + 1);
-    rest = rest.substr(0, colon);
-  }
-  const std::int64_t first = parse_int(first_text, key, spec, piece, "start");
-  const std::int64_t last = parse_int(rest, key, spec, piece, "end");
-  const std::int64_t step =
-      step_text.data() == nullptr ? 1 : parse_int(step_text, key, spec, piece, "step");
-  if (first > last) {
-    fail(key, spec,
-         "bad range '" + std::string(piece) + "': the start is greater than the end — " +
-             kRangeHelp);
-  }
-  if (step < 1) {
-    fail(key, spec, "bad range '" + std::string(piece) + "': step below 1 — " + kRangeHelp);
-  }
-  // (last - first) / step + 1 values, computed without overflow.
-  const auto span = static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first);
-  const std::uint64_t count = span / static_cast<std::uint64_t>(step) + 1;
-  if (count > kMaxPoints) {
-    fail(key, spec,
-         "range '" + std::string(piece) + "' has " + std::to_string(count) +
-             " values, more than a sweep runs (" + std::to_string(kMaxPoints) +
-             ") — use a step (A..B:STEP) or a smaller range");
-  }
-  for (std::uint64_t i = 0; i < count; ++i) {
-    // In unsigned arithmetic: first + i * step lies in [first, last], the steps may not.
-    const std::uint64_t value =
-        static_cast<std::uint64_t>(first) + i * static_cast<std::uint64_t>(step);
-    values.push_back(std::to_string(static_cast<std::int64_t>(value)));
+  try {
+    for (std::string& value : sweep::expand_range(piece)) values.push_back(std::move(value));
+  } catch (const RangeError& error) {
+    fail(key, spec, error.what());
   }
 }
 
@@ -132,7 +76,7 @@ Axis parse_set(const std::string& text) {
     // One value: passed through exactly as written, unless it is a range.
     const std::string piece = trim(axis.spec);
     if (looks_like_range(piece)) {
-      expand_range(piece, axis.key, axis.spec, axis.values);
+      append_range(piece, axis.key, axis.spec, axis.values);
     } else {
       axis.values.push_back(axis.spec);
     }
@@ -148,7 +92,7 @@ Axis parse_set(const std::string& text) {
     }
     std::vector<std::string> values;
     if (looks_like_range(piece)) {
-      expand_range(piece, axis.key, axis.spec, values);
+      append_range(piece, axis.key, axis.spec, values);
     } else {
       values.push_back(piece);
     }

@@ -1,4 +1,4 @@
-// `tsunagi sweep`'s grid: `--set KEY=SPEC` values (one value, an integer range A..B[:STEP], or a
+// `tsunagi sweep`'s grid: `--set KEY=SPEC` values (one value, a range A..B[:STEP] or A..B:xR, or a
 // comma list), their cartesian product, and the directory name of each point (docs/cli.md,
 // "tsunagi sweep").
 #pragma once
@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sweep_range.hpp"
+
 namespace tsunagi::app::sweep {
 
 // A bad KEY=SPEC; what() is "--set KEY=SPEC: what is wrong — how to fix it".
@@ -16,9 +18,6 @@ class SpecError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
 };
-
-// The largest grid a sweep accepts (a typo such as 0..1000000 is an error, not a month of runs).
-inline constexpr std::size_t kMaxPoints = 100000;
 
 // One `--set KEY=SPEC`, expanded: one value = the same override for every point.
 struct Axis {
@@ -31,8 +30,9 @@ struct Axis {
 // tables and strings stay whole). One piece, untouched, when there is no such comma.
 std::vector<std::string> split_top_level(std::string_view spec);
 
-// "KEY=SPEC" → the key and its values: a range A..B or A..B:STEP (integers, inclusive), a comma
-// list whose items may be ranges, or else the value unchanged. Throws SpecError naming the key.
+// "KEY=SPEC" → the key and its values: a range (A..B, A..B:STEP, A..B:xR; sweep_range.hpp), a
+// comma list whose items may be ranges, or else the value unchanged. Throws SpecError naming the
+// key.
 Axis parse_set(const std::string& text);
 
 struct Point {

@@ -11,6 +11,10 @@ packages=(
   libboost-dev libboost-program-options-dev libboost-system-dev
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
   python3 python3-matplotlib
+  # the Python package python/ and the JSON Schemas schemas/ (docs/python.md; ctest python:*):
+  # pandas 1.5 for tsunagi.load, jsonschema 4.10 for the schema tests, venv + pip + setuptools
+  # for the offline `pip install --no-build-isolation --no-deps ./python` check
+  python3-pandas python3-jsonschema python3-venv python3-pip python3-setuptools
   clang-format
   clang-14 libclang-rt-14-dev  # libFuzzer + ASan/UBSan runtimes: tools/fuzz.sh, ctest fuzz:short
   iproute2 iptables

@@ -70,7 +70,11 @@ int ProcessTable::add(ProcessRow row) {
                            " added out of order (ranks, rendezvous, relays)");
   if (row.role == Role::Node) last_rank_ = row.rank;
   if (row.role == Role::Relay) ++relays_;
-  if (row.role == Role::Node) ++rank_count_, ++ranks_running_;
+  if (row.role == Role::Node) {
+    ++rank_count_;
+    ++ranks_running_;
+    phases_.set_ranks(rank_count_);
+  }
   if (row.role == Role::Rendezvous) rendezvous_index_ = index, rendezvous_endpoint_ = row.endpoint;
   if (!by_endpoint_.emplace(row.endpoint, index).second)
     throw std::logic_error("process table: two processes listen at " + row.endpoint);
@@ -120,7 +124,10 @@ bool ProcessTable::record_exit(int index, TimeNs now, const ExitCmd& exit) {
   self.exited = true;
   self.exited_at = now;
   --running_;
-  if (self.role == Role::Node) --ranks_running_;
+  if (self.role == Role::Node) {
+    --ranks_running_;
+    phases_.on_rank_exit();
+  }
   last_exit_ = std::max(last_exit_, now);
   observer_.on_exit(self.label, now, exit);
   if (!exit.ok && failure_.empty())
@@ -128,30 +135,44 @@ bool ProcessTable::record_exit(int index, TimeNs now, const ExitCmd& exit) {
   return true;
 }
 
+double ProcessTable::wall_now() const {
+  return wall_clock_ ? wall_clock_() : steady_seconds();
+}
+
 void ProcessTable::count_input(TimeNs now) {
   ++inputs_;
-  const double wall = wall_clock_ ? wall_clock_() : steady_seconds();
+  const double wall = wall_now();
   if (wall_start_ < 0) {
     wall_start_ = wall;
   } else if (wall < next_progress_wall_) {
     return;
   }
   next_progress_wall_ = wall + kProgressEveryWallSeconds;
+  observer_.on_progress(progress_line(now, wall));
+  inputs_at_last_line_ = inputs_;
+  wall_at_last_line_ = wall;
+}
+
+// "simgrid: t=0.004 s, inference: 12345 RTT probes; 1000 of 1000 ranks running, 305000 inputs;
+// wall 2.0 s, 0.002 simulated s per wall s, 152000 inputs per wall s". No ETA for the run: it
+// ends when its protocol and workload are done, which no backend knows in advance (docs/cli.md);
+// a phase with a count estimates its own end (phase_progress.hpp).
+std::string ProcessTable::progress_line(TimeNs now, double wall) {
   const double simulated = static_cast<double>(now) * 1e-9;
-  char line[320];
-  int used = std::snprintf(line, sizeof line, "%s: t=%.3f s, %llu inputs, %d of %d ranks running",
-                           backend_.c_str(), simulated, static_cast<unsigned long long>(inputs_),
-                           ranks_running_, rank_count_);
+  const auto probes = static_cast<std::uint64_t>(counts_["inference.rtt_probes"]);
+  char line[480];
+  int used =
+      std::snprintf(line, sizeof line, "%s: t=%.3f s, %s; %d of %d ranks running, %llu inputs",
+                    backend_.c_str(), simulated, phases_.describe(probes, wall).c_str(),
+                    ranks_running_, rank_count_, static_cast<unsigned long long>(inputs_));
   const double elapsed = wall - wall_start_;
-  if (elapsed > 0 && used > 0 && static_cast<std::size_t>(used) < sizeof line) {
-    // No ETA: a run ends when its protocol and workload are done, which no backend can know
-    // in advance (docs/cli.md); the rate tells how fast simulated time goes.
+  const double since = wall - wall_at_last_line_;
+  if (elapsed > 0 && since > 0 && used > 0 && static_cast<std::size_t>(used) < sizeof line) {
     std::snprintf(line + used, sizeof line - static_cast<std::size_t>(used),
-                  "; wall %.1f s, %.3g simulated s per wall s; ETA unknown (the simulated end "
-                  "is not known before the workload ends)",
-                  elapsed, simulated / elapsed);
+                  "; wall %.1f s, %.3g simulated s per wall s, %.0f inputs per wall s", elapsed,
+                  simulated / elapsed, static_cast<double>(inputs_ - inputs_at_last_line_) / since);
   }
-  observer_.on_progress(line);
+  return line;
 }
 
 void ProcessTable::report_counts() {
@@ -168,6 +189,7 @@ RunSummary ProcessTable::finish(TimeNs clock) {
   summary.end = last_exit_;
   summary.all_exited_ok = failure_.empty();
   summary.failure = failure_;
+  summary.interrupted_at = interrupted_at_;
   return summary;
 }
 

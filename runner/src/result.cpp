@@ -60,6 +60,10 @@ ordered_json run_section(const RunFacts& facts, const Recorder& recorder,
   ordered_json section = ordered_json::object();
   section["all_exited_ok"] = facts.summary.all_exited_ok;
   section["failure"] = facts.summary.failure;
+  // Ctrl-C: the outputs are what the run did until then (interrupt.hpp), never ok.
+  section["interrupted"] = facts.summary.interrupted_at >= 0;
+  if (facts.summary.interrupted_at >= 0)
+    section["interrupted_at_s"] = static_cast<double>(facts.summary.interrupted_at) * 1e-9;
   section["exits"] = recorder.exits().size();
   section["failed_exits"] = std::move(failed);
   // [[faults]] as declared and as fired: only the processes a fault killed explain losses.
@@ -81,6 +85,10 @@ ordered_json backend_counts_object(const std::map<std::string, double>& counts) 
 std::vector<std::string> run_problems(const RunFacts& facts, const Recorder& recorder,
                                       const ordered_json& result) {
   std::vector<std::string> problems;
+  if (facts.summary.interrupted_at >= 0)
+    problems.push_back("interrupted (SIGINT) at t = " +
+                       std::to_string(static_cast<double>(facts.summary.interrupted_at) * 1e-9) +
+                       " s: the outputs hold what the run did until then");
   if (!facts.summary.failure.empty()) problems.push_back("backend: " + facts.summary.failure);
   const ordered_json& failed = result.at("run").at("failed_exits");
   constexpr std::size_t kShown = 5;

@@ -42,15 +42,20 @@ Msg decoded(const Decoded<Msg>& d) {
   return std::get<Msg>(d);
 }
 
-Frame round_trip(const Frame& f) { return std::get<Frame>(decode_one(encode(f))); }
+Frame round_trip(const Frame& f) {
+  return std::get<Frame>(decode_one(encode(f)));
+}
 
 }  // namespace
 
 TEST_CASE("varints: sizes at every 7-bit edge, and the value back", "[wire][compact]") {
   const std::vector<std::pair<std::uint64_t, std::size_t>> table = {
-      {0, 1},           {1, 1},           {127, 1},         {128, 2},
-      {16383, 2},       {16384, 3},       {1ull << 35, 6},  {(1ull << 56) - 1, 8},
-      {1ull << 56, 9},  {(1ull << 63) - 1, 9}, {1ull << 63, 10}, {kMax, 10}};
+      {0, 1},           {1, 1},
+      {127, 1},         {128, 2},
+      {16383, 2},       {16384, 3},
+      {1ull << 35, 6},  {(1ull << 56) - 1, 8},
+      {1ull << 56, 9},  {(1ull << 63) - 1, 9},
+      {1ull << 63, 10}, {kMax, 10}};
   for (const auto& [value, size] : table) {
     Writer w;
     w.varint(value);
@@ -243,9 +248,10 @@ TEST_CASE("front-coded strings round-trip, and consecutive endpoints cost a few 
   CHECK(w.take().size() <= 2 + leaf[0].size() + 39 * 6);
 }
 
-TEST_CASE("front-coded strings: a borrowed prefix too long, a string past the limit, too few "
-          "bytes and a truncated rest are refused",
-          "[wire][compact]") {
+TEST_CASE(
+    "front-coded strings: a borrowed prefix too long, a string past the limit, too few "
+    "bytes and a truncated rest are refused",
+    "[wire][compact]") {
   auto refusal = [](const Bytes& bytes, std::size_t count) {
     Reader r(bytes);
     CHECK(r.front_coded(count, 16).empty());

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "tsunagi/runner/interrupt.hpp"
 #include "tsunagi/runner/process_driver.hpp"
 
 using namespace tsunagi;
@@ -209,6 +210,35 @@ TEST_CASE("driver: an exception in a command fails this process only, with the r
   CHECK(log.lines[log.lines.size() - 2] == "count inference.rtt_probes 1");
 }
 
+TEST_CASE("driver: after Ctrl-C each process stops at its next input; the run says when") {
+  LogObserver log;
+  ProcessTable table = small_table(log);
+  int handled = 0;
+  auto make_core = [&handled] {
+    auto core = std::make_unique<ScriptCore>();
+    core->script = [&handled](ScriptCore&, const Input&) { ++handled; };
+    return core;
+  };
+  ToyAdapter first(table, 0, make_core());
+  ToyAdapter second(table, 1, make_core());
+  first.start();
+  second.start();
+  CHECK(handled == 2);
+  runner::request_interrupt();
+  second.clock = 7 * kNsPerSec;
+  second.input(TimerFiredInput{1});
+  first.clock = 9 * kNsPerSec;
+  first.input(TimerFiredInput{1});
+  runner::clear_interrupt();
+  CHECK(handled == 2);  // neither core saw the input that came after the signal
+  CHECK(first.driver().exited());
+  CHECK(second.driver().exited());
+  const runner::RunSummary summary = table.finish(10 * kNsPerSec);
+  CHECK_FALSE(summary.all_exited_ok);
+  CHECK(summary.failure == "r1 failed: interrupted (SIGINT)");
+  CHECK(summary.interrupted_at == 7 * kNsPerSec);  // the first process that saw it
+}
+
 TEST_CASE("driver: accepted connections are numbered 1, 2, ... with the accepted bit") {
   LogObserver log;
   ProcessTable table = small_table(log);
@@ -255,7 +285,9 @@ TEST_CASE("table: progress lines come by wall time, every 2 s, with the simulati
   };
   table.count_input(0);  // the first input: one line, no rate yet
   REQUIRE(progress_lines() == 1);
-  CHECK(log.lines.back() == "progress toy: t=0.000 s, 1 inputs, 2 of 2 ranks running");
+  CHECK(log.lines.back() ==
+        "progress toy: t=0.000 s, registering: 0 connects to the rendezvous retried; 2 of 2 ranks "
+        "running, 1 inputs");
   // Many inputs and much simulated time, but less than 2 s of wall time: silent.
   for (int i = 0; i < 100000; ++i) table.count_input(static_cast<TimeNs>(i) * kNsPerSec);
   wall += 1.5;
@@ -266,12 +298,18 @@ TEST_CASE("table: progress lines come by wall time, every 2 s, with the simulati
   table.count_input(4 * kNsPerSec);
   REQUIRE(progress_lines() == 2);
   CHECK(log.lines.back() ==
-        "progress toy: t=4.000 s, 100003 inputs, 2 of 2 ranks running; wall 2.0 s, 2 simulated s "
-        "per wall s; ETA unknown (the simulated end is not known before the workload ends)");
+        "progress toy: t=4.000 s, registering: 0 connects to the rendezvous retried; 2 of 2 ranks "
+        "running, 100003 inputs; wall 2.0 s, 2 simulated s per wall s, 50001 inputs per wall s");
+  // The phase follows the traces every backend passes on (phase_progress.hpp).
+  table.note_trace("directory");
+  wall += 2.0;
+  table.count_input(7 * kNsPerSec);
+  CHECK(log.lines.back().find("t=7.000 s, inference: 0 RTT probes; 2 of 2 ranks running") !=
+        std::string::npos);
   wall += 1.0;
-  table.count_input(5 * kNsPerSec);
-  CHECK(progress_lines() == 2);
-  wall += 1.0;
-  table.count_input(6 * kNsPerSec);
+  table.count_input(7 * kNsPerSec);
   CHECK(progress_lines() == 3);
+  wall += 1.0;
+  table.count_input(8 * kNsPerSec);
+  CHECK(progress_lines() == 4);
 }

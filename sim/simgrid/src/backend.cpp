@@ -13,6 +13,7 @@
 #include "platform.hpp"
 #include "process_actor.hpp"
 #include "time_units.hpp"
+#include "tsunagi/runner/interrupt_handler.hpp"
 #include "tsunagi/sim/simgrid/simgrid_backend.hpp"
 #include "world.hpp"
 
@@ -73,6 +74,7 @@ runner::RunSummary run_simgrid_with(const scenario::Scenario& scenario,
   memory.mark("SimGrid actors", count);
   memory.mark_at_first_advance("first instant (stacks, steps)", count);
 
+  runner::reclaim_interrupt_handler();  // SimGrid's own exits at once, outputs unwritten
   engine->run();
   memory.peak(count);
   return world.finish(to_ns(sg4::Engine::get_clock()));

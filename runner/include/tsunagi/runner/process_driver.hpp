@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "tsunagi/model/io.hpp"
+#include "tsunagi/runner/interrupt.hpp"
 #include "tsunagi/runner/process_table.hpp"
 
 namespace tsunagi::runner {
@@ -82,7 +83,10 @@ class ProcessDriver {
   ConnId next_accepted_conn() { return kAcceptedConnBit | ++accepted_; }
 
   // Decisions and facts go to the run's observer under this process's label.
-  void trace(TimeNs now, const TraceCmd& cmd) { table_.observer().on_trace(row().label, now, cmd); }
+  void trace(TimeNs now, const TraceCmd& cmd) {
+    table_.note_trace(cmd.kind);
+    table_.observer().on_trace(row().label, now, cmd);
+  }
   void report(TimeNs now, const ReportCmd& cmd) {
     table_.observer().on_report(row().label, now, cmd);
   }
@@ -113,6 +117,11 @@ void ProcessDriver::deliver(Adapter& adapter, InputEvent event) {
       InputEvent next = std::move(pending_.front());
       pending_.pop_front();
       const TimeNs now = adapter.now();
+      if (interrupt_requested()) {  // Ctrl-C: stop here, the outputs say when (interrupt.hpp)
+        table_.note_interrupt(now);
+        adapter.exit_process(ExitCmd{false, kInterruptedReason});
+        break;
+      }
       Input input{now, std::move(next)};
       core_->handle(input);
       // The core copied what it keeps: a backend that reads into its own buffers takes the

@@ -19,6 +19,7 @@
 
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/phase_progress.hpp"
 #include "tsunagi/runner/run_summary.hpp"
 
 namespace tsunagi::runner {
@@ -101,6 +102,12 @@ class ProcessTable {
   bool record_exit(int index, TimeNs now, const ExitCmd& exit);
   // One input delivered; a progress line at the first input, then every 2 s of wall time.
   void count_input(TimeNs now);
+  // A process saw the interrupt at `now` (the earliest is the run's, interrupt.hpp).
+  void note_interrupt(TimeNs now) {
+    if (interrupted_at_ < 0 || now < interrupted_at_) interrupted_at_ = now;
+  }
+  // A trace event of a process: moves the progress line's phase (phase_progress.hpp).
+  void note_trace(const std::string& kind) { phases_.on_trace(kind, wall_now()); }
   // Seconds of wall time from any fixed point (default: std::chrono::steady_clock); tests
   // give a fake one.
   void set_wall_clock(std::function<double()> clock) { wall_clock_ = std::move(clock); }
@@ -137,6 +144,13 @@ class ProcessTable {
   std::function<double()> wall_clock_;
   double wall_start_ = -1;  // wall time of the first input; -1 before it
   double next_progress_wall_ = 0;
+  std::uint64_t inputs_at_last_line_ = 0;
+  double wall_at_last_line_ = 0;
+  PhaseProgress phases_;
+  TimeNs interrupted_at_ = -1;
+
+  double wall_now() const;
+  std::string progress_line(TimeNs now, double wall);
 };
 
 }  // namespace tsunagi::runner

@@ -14,6 +14,8 @@ struct RunSummary {
   // Why the processes could not see the scenario's topology, so inferred groups have nothing
   // to be right about (realnet on loopback: every RTT is a loopback RTT); empty when they could.
   std::string topology_hidden;
+  // Backend clock when a SIGINT stopped the run (interrupt.hpp); -1 when none did.
+  TimeNs interrupted_at = -1;
 };
 
 }  // namespace tsunagi::runner
