@@ -20,38 +20,43 @@ void Writer::i32_list(const std::vector<std::int32_t>& list) {
   for (std::int32_t v : list) i32(v);
 }
 
-void Writer::i32_runs(const std::vector<std::int32_t>& list) {
-  std::vector<std::pair<std::int32_t, std::uint32_t>> runs;
+namespace {
+
+// The (first, length) pairs Writer::i32_runs and i32_repeats write: a value joins the last pair
+// when `extends(first, length, value)` says so, else it starts a new one.
+template <class Extends>
+std::vector<std::pair<std::int32_t, std::uint32_t>> pairs_of(const std::vector<std::int32_t>& list,
+                                                             Extends extends) {
+  std::vector<std::pair<std::int32_t, std::uint32_t>> pairs;
   for (std::int32_t v : list) {
-    const bool extends = !runs.empty() && runs.back().first != INT32_MIN &&
-                         static_cast<std::int64_t>(runs.back().first) + runs.back().second == v;
-    if (extends) {
-      ++runs.back().second;
+    if (!pairs.empty() && extends(pairs.back().first, pairs.back().second, v)) {
+      ++pairs.back().second;
     } else {
-      runs.emplace_back(v, 1);
+      pairs.emplace_back(v, 1);
     }
   }
-  u32(static_cast<std::uint32_t>(runs.size()));
-  for (const auto& [start, length] : runs) {
-    i32(start);
+  return pairs;
+}
+
+}  // namespace
+
+void Writer::i32_pairs(const std::vector<std::pair<std::int32_t, std::uint32_t>>& pairs) {
+  u32(static_cast<std::uint32_t>(pairs.size()));
+  for (const auto& [first, length] : pairs) {
+    i32(first);
     u32(length);
   }
 }
 
+void Writer::i32_runs(const std::vector<std::int32_t>& list) {
+  i32_pairs(pairs_of(list, [](std::int32_t start, std::uint32_t length, std::int32_t v) {
+    return start != INT32_MIN && static_cast<std::int64_t>(start) + length == v;
+  }));
+}
+
 void Writer::i32_repeats(const std::vector<std::int32_t>& list) {
-  std::vector<std::pair<std::int32_t, std::uint32_t>> runs;
-  for (std::int32_t v : list) {
-    if (!runs.empty() && runs.back().first == v) {
-      ++runs.back().second;
-    } else {
-      runs.emplace_back(v, 1);
-    }
-  }
-  u32(static_cast<std::uint32_t>(runs.size()));
-  for (const auto& [value, length] : runs) {
-    i32(value);
-    u32(length);
-  }
+  i32_pairs(
+      pairs_of(list, [](std::int32_t value, std::uint32_t, std::int32_t v) { return value == v; }));
 }
 
 void Writer::varint(std::uint64_t v) {

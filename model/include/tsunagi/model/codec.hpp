@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tsunagi::wire {
@@ -38,6 +39,7 @@ class Writer {
 
  private:
   void put(std::uint64_t v, int n);
+  void i32_pairs(const std::vector<std::pair<std::int32_t, std::uint32_t>>& pairs);
   std::vector<std::uint8_t> out_;
 };
 
