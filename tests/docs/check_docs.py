@@ -30,6 +30,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doc_tables  # noqa: E402  (beside this file)
 
 SCENARIO_TABLES = ("network", "protocol", "placement", "simgrid", "workload", "faults")
 # Named in the docs precisely to say they are not keys (docs/scenario-format.md).
@@ -183,6 +187,82 @@ class Keys:
             else:
                 return f"'{key}' is not a scenario key ('{part}' is unknown after '{path or '(top)'}')"
         return None
+
+
+# ------------------------------------------------------------------ every key documented
+
+FORMAT_PAGE = "docs/scenario-format.md"
+
+
+def table_keys(table, problems, rel):
+    """Keys of one key table of the format page, under the table its marker names
+    (`<!-- scenario keys: network.tree -->`; `(top level)` for the file's own keys). A row may
+    name several keys (`rows`, `cols`); a type `table {a, b}` names that table's keys too."""
+    if table.marker is None or table.marker[0] != "scenario keys":
+        problems.append(f"{rel}:{table.line}: a key table without `<!-- scenario keys: TABLE -->` "
+                        "above it: say which table's keys it lists")
+        return
+    prefix = "" if table.marker[1] == "(top level)" else table.marker[1]
+    for number, row in table.rows:
+        for name in doc_tables.spans(row[0]):
+            key = f"{prefix}.{name}" if prefix else name
+            yield number, key
+            inner = re.search(r"table `\{([\w, ]+)\}`", row[1]) if len(row) > 1 else None
+            for child in inner.group(1).split(",") if inner else ():
+                yield number, f"{key}.{child.strip()}"
+
+
+def toml_keys(value, prefix):
+    """Dotted keys of a parsed TOML example; the entries of an array of tables share a path."""
+    if isinstance(value, dict):
+        for name, inner in value.items():
+            key = f"{prefix}.{name}" if prefix else name
+            yield key
+            yield from toml_keys(inner, key)
+    elif isinstance(value, list):
+        for entry in value:
+            if isinstance(entry, dict):
+                yield from toml_keys(entry, prefix)
+
+
+def documented_keys(src, problems):
+    """{key: line} for every key the format page documents: the rows of its key tables (the
+    tables whose first column is `key`) and the keys of its ```toml examples (`...` lines, which
+    stand for more of the same, dropped)."""
+    path = os.path.join(src, FORMAT_PAGE)
+    found = {}
+    for table in doc_tables.tables(path):
+        if table.header and table.header[0] == "key":
+            for number, key in table_keys(table, problems, FORMAT_PAGE):
+                found.setdefault(key, number)
+    for line, text in doc_tables.fenced_blocks(path, "toml"):
+        text = "\n".join(l for l in text.split("\n") if l.strip() != "...")
+        try:
+            example = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            problems.append(f"{FORMAT_PAGE}:{line}: the example is not TOML: {error}")
+            continue
+        for key in toml_keys(example, ""):
+            found.setdefault(key, line)
+    return found
+
+
+def both_ways_problems(keys, src):
+    """Every key the loader accepts is documented on the format page, and every key the page
+    documents is accepted: a key added to the schema without a row, or a row left behind by a
+    renamed key, fails."""
+    problems = []
+    documented = documented_keys(src, problems)
+    for key, line in sorted(documented.items(), key=lambda item: item[1]):
+        if key not in keys.kind:
+            problems.append(f"{FORMAT_PAGE}:{line}: documents '{key}', which the loader does not "
+                            "accept (scenarios/src/schema.cpp)")
+    for key, kind in keys.kind.items():
+        # A table is documented by its keys; an array entry's keys by their own rows.
+        if kind == "value" and key not in documented:
+            problems.append(f"{FORMAT_PAGE}: '{key}' is accepted by the loader but has no row "
+                            "in a key table or line in an example")
+    return problems
 
 
 def flatten(value, prefix, out):
@@ -361,6 +441,7 @@ def main():
         results = set()
         flatten(json.load(open(os.path.join(pair[0], "result.json"))), "", results)
         keys = Keys(args.schema_keys, results)
+        problems += both_ways_problems(keys, args.src)
         found = 0
         for path in doc_files(args.src):
             rel = os.path.relpath(path, args.src)
