@@ -8,11 +8,12 @@ MARKER = re.compile(r"<!--\s*([\w ]+):\s*(.*?)\s*-->")
 
 
 class Table:
-    """One pipe table: where it starts, the marker comment just above it (None if none), its
-    header cells and its rows (line number, cells)."""
+    """One pipe table: where it starts, the `## ` section it is in, the marker comment just above
+    it (None if none), its header cells and its rows (line number, cells)."""
 
-    def __init__(self, line, marker, header):
-        self.line, self.marker, self.header, self.rows = line, marker, header, []
+    def __init__(self, line, section, marker, header):
+        self.line, self.section, self.marker, self.header = line, section, marker, header
+        self.rows = []
 
 
 def cells(line):
@@ -24,7 +25,7 @@ def cells(line):
 def tables(path):
     """Every pipe table outside fenced blocks. A marker (`<!-- what: value -->`) counts for the
     table right after it when only blank lines or prose lie between: it names that table."""
-    found, current, marker = [], None, None
+    found, current, marker, section = [], None, None, ""
     fenced = False
     for number, raw in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
         if raw.lstrip().startswith("```"):
@@ -39,7 +40,7 @@ def tables(path):
             continue
         if raw.lstrip().startswith("|"):
             if current is None:
-                current = Table(number, marker, cells(raw))
+                current = Table(number, section, marker, cells(raw))
                 found.append(current)
                 marker = None
             elif not re.fullmatch(r"[\s|:-]+", raw):
@@ -48,6 +49,8 @@ def tables(path):
         current = None
         if raw.startswith("#"):
             marker = None  # a marker never reaches past a heading
+            if raw.startswith("## "):
+                section = raw[3:].strip()
     return found
 
 
