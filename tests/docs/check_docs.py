@@ -300,6 +300,73 @@ def prose_keys(prose):
                 yield number, key
 
 
+# ------------------------------------------------------------------ sample outputs
+
+# Figures that change from run to run or with the machine: times (simulated ones too, which a
+# change of the network model moves without any decision changing).
+VOLATILE = re.compile(r"\d+(?:\.\d+)?\s?(?:ns|us|µs|ms|s|min)\b")
+
+
+class Sample:
+    """A fenced block a marker says is the output of a command:
+    `<!-- output of: tsunagi run ... -->` the whole of its stdout, line by line;
+    `<!-- output lines of: tsunagi run ... -->` some of its lines, in order."""
+
+    def __init__(self, path, line, command, whole, lines, end):
+        self.path, self.line, self.command, self.whole = path, line, command, whole
+        self.lines, self.end = lines, end  # the block's text lines; the line of its closing ```
+
+
+def samples(path):
+    found, pending, block = [], None, None
+    for number, raw in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
+        m = re.fullmatch(r"\s*<!--\s*output (lines )?of:\s*(.*?)\s*-->\s*", raw)
+        if m:
+            pending = (bool(m.group(1)), m.group(2))
+        elif block is not None and raw.strip().startswith("```"):
+            found.append(Sample(path, block[0], block[1], not block[2], block[3], number))
+            block = None
+        elif block is not None:
+            block[3].append(raw)
+        elif pending and raw.strip().startswith("```"):
+            block = (number + 1, pending[1], pending[0], [])
+            pending = None
+    return found
+
+
+def masked(line):
+    return VOLATILE.sub("<time>", line.rstrip())
+
+
+def sample_problem(sample, stdout):
+    """None when the block is what the command printed, volatile figures aside."""
+    have = [masked(l) for l in stdout.rstrip("\n").split("\n")]
+    want = [(sample.line + i, masked(l)) for i, l in enumerate(sample.lines)]
+    if sample.whole:
+        for (number, line), got in zip(want, have + [""] * len(want)):
+            if line != got:
+                return number, f"the page has '{line}', the command prints '{got}'"
+        if len(have) > len(want):
+            return sample.end, f"the command prints more: '{have[len(want)]}'"
+        return None
+    rest = iter(have)
+    for number, line in want:
+        if not any(line == got for got in rest):
+            return number, f"'{line}' is not among the lines it prints (in this order)"
+    return None
+
+
+def update_sample(sample, stdout):
+    """Writes what the command printed into the page, in place of the block."""
+    lines = open(sample.path, encoding="utf-8").read().split("\n")
+    printed = stdout.rstrip("\n").split("\n")
+    if not sample.whole:  # keep the selection: the printed lines that start the same way
+        printed = [next((p for p in printed if p.split()[:1] == l.split()[:1]), l)
+                   for l in sample.lines]
+    lines[sample.line - 1:sample.end - 1] = printed
+    open(sample.path, "w", encoding="utf-8").write("\n".join(lines))
+
+
 # ------------------------------------------------------------------ running
 
 class Runner:
@@ -334,6 +401,15 @@ class Runner:
             code, out, err, _ = self.run(argv, 30)
             self.help[command] = (code, out + err)
         return self.help[command]
+
+    def output(self, command):
+        """stdout of a sample's command, run as written in the scratch directory (its relative
+        --out lands there and is printed as written)."""
+        tokens = tokens_of(command)[1:]
+        code, out, err, _ = self.run([self.args.tsunagi] + tokens, 120)
+        if code != 0:
+            return None, f"exits {code}: {(err.strip() or out.strip())[-300:]}"
+        return out, None
 
     def redirect(self, value):
         target = os.path.join(self.work, "out", re.sub(r"[^\w.-]", "_", value.strip("/")))
@@ -421,6 +497,26 @@ class Runner:
         return None, f"ran, exit 0 in {took:.1f} s"
 
 
+def check_samples(args, runner, problems):
+    """Every marked sample output is what its command prints now (or, with --update-outputs,
+    becomes it). Pages are read bottom-up so that an update keeps the line numbers above."""
+    report = []
+    for path in doc_files(args.src):
+        rel = os.path.relpath(path, args.src)
+        for sample in reversed(samples(path)) if path.endswith(".md") else ():
+            out, why = runner.output(sample.command)
+            problem = (sample.line, why) if why else sample_problem(sample, out)
+            if problem and args.update_outputs and not why:
+                update_sample(sample, out)
+                report.append(f"{rel}:{sample.line}: sample updated: {sample.command}")
+            elif problem:
+                problems.append(f"{rel}:{problem[0]}: sample output of `{sample.command}`: "
+                                f"{problem[1]}")
+            else:
+                report.append(f"{rel}:{sample.line}: sample output as printed: {sample.command}")
+    return report
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tsunagi", required=True)
@@ -429,6 +525,8 @@ def main():
     parser.add_argument("--keys-only", action="store_true")
     parser.add_argument("--no-ns3", action="store_true")
     parser.add_argument("--limit", type=float, default=15.0)
+    parser.add_argument("--update-outputs", action="store_true",
+                        help="write what each sample's command prints into the page")
     args = parser.parse_args()
     args.tsunagi = os.path.abspath(args.tsunagi)
     args.src = os.path.abspath(args.src)
@@ -468,6 +566,8 @@ def main():
                 if why:
                     problems.append(f"{rel}:{number}: `{text}`: {why}")
                 report.append(f"{rel}:{number}: {what or 'FAILED'}: {text[:110]}")
+        if not args.keys_only:
+            report += check_samples(args, runner, problems)
     print("\n".join(report))
     if problems:
         print(f"FAIL: {len(problems)} problems in the docs:\n  " + "\n  ".join(problems))
