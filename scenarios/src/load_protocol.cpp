@@ -64,7 +64,7 @@ WorkloadKind read_kind(const Section& s, WorkloadKind fallback) {
   if (!parse_workload_kind(text, kind)) {
     s.fail("kind", "unknown workload kind \"" + text +
                        "\" — use \"none\", \"pingpong\", \"intsort\", "
-                       "\"connectivity\", \"multicast\" or \"indices\"");
+                       "\"connectivity\", \"multicast\", \"lmmc\" or \"indices\"");
   }
   return kind;
 }
