@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """The docs say what the program does (tests/docs/README.md): every `tsunagi` command line in
-README.md, docs/*.md and validation/README.md runs, or at least parses, and every scenario key
-they name exists.
+README.md, docs/*.md and validation/README.md runs, or at least parses, every scenario key
+they name exists, every key the loader accepts is documented, and every marked sample output is
+what its command prints.
 
   check_docs.py --tsunagi BIN --schema-keys BIN --src DIR [--keys-only] [--limit S] [--no-ns3]
+                [--update-outputs]
 
 Commands are found in code blocks (fenced or indented, `$ ` prompts and `\\` continuations
 allowed) and in inline code spans that start with `tsunagi <command>`. Each one is either
@@ -18,7 +20,12 @@ allowed) and in inline code spans that start with `tsunagi <command>`. Each one 
 Keys: every `--set KEY=...` of any command, and every code span in prose that names a dotted
 key under network., protocol., placement., simgrid., workload. or faults., must be a key of the
 schema (tests/docs/schema_keys.cpp prints it) or a field of result.json; KNOWN_NOT_KEYS lists
-the names the docs mention on purpose as not being keys.
+the names the docs mention on purpose as not being keys. Both ways: every key of the schema has a
+row in a key table of docs/scenario-format.md (or a line in one of its TOML examples), and every
+key those document is in the schema.
+Samples: a fenced block after `<!-- output of: tsunagi ... -->` is that command's stdout (after
+`<!-- output lines of: ... -->`, some of its lines in order), times masked; --update-outputs
+writes what the commands print into the pages instead of failing.
 """
 import argparse
 import json
@@ -318,20 +325,27 @@ class Sample:
 
 
 def samples(path):
-    found, pending, block = [], None, None
+    """The marked samples of a page, and the lines of markers with no block after them (a
+    heading, or the end of the page, came first): those would check nothing, silently."""
+    found, orphans, pending, block = [], [], None, None
     for number, raw in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
         m = re.fullmatch(r"\s*<!--\s*output (lines )?of:\s*(.*?)\s*-->\s*", raw)
         if m:
-            pending = (bool(m.group(1)), m.group(2))
+            if pending:
+                orphans.append(pending[2])
+            pending = (bool(m.group(1)), m.group(2), number)
         elif block is not None and raw.strip().startswith("```"):
             found.append(Sample(path, block[0], block[1], not block[2], block[3], number))
             block = None
         elif block is not None:
             block[3].append(raw)
+        elif raw.startswith("#") and pending:
+            orphans.append(pending[2])
+            pending = None
         elif pending and raw.strip().startswith("```"):
             block = (number + 1, pending[1], pending[0], [])
             pending = None
-    return found
+    return found, orphans + ([pending[2]] if pending else [])
 
 
 def masked(line):
@@ -503,7 +517,10 @@ def check_samples(args, runner, problems):
     report = []
     for path in doc_files(args.src):
         rel = os.path.relpath(path, args.src)
-        for sample in reversed(samples(path)) if path.endswith(".md") else ():
+        marked, orphans = samples(path) if path.endswith(".md") else ([], [])
+        for line in orphans:
+            problems.append(f"{rel}:{line}: an output marker with no fenced block after it")
+        for sample in reversed(marked):
             out, why = runner.output(sample.command)
             problem = (sample.line, why) if why else sample_problem(sample, out)
             if problem and args.update_outputs and not why:
