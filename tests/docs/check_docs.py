@@ -235,7 +235,7 @@ def toml_keys(value, prefix):
 def documented_keys(src, problems):
     """{key: line} for every key the format page documents: the rows of its key tables (the
     tables whose first column is `key`) and the keys of its ```toml examples (`...` lines, which
-    stand for more of the same, dropped)."""
+    stand for more of the same, left out)."""
     path = os.path.join(src, FORMAT_PAGE)
     found = {}
     for table in doc_tables.tables(path):
@@ -243,15 +243,26 @@ def documented_keys(src, problems):
             for number, key in table_keys(table, problems, FORMAT_PAGE):
                 found.setdefault(key, number)
     for line, text in doc_tables.fenced_blocks(path, "toml"):
-        text = "\n".join(l for l in text.split("\n") if l.strip() != "...")
+        # Blanked, not dropped, so that line numbers stay those of the page.
+        text = "\n".join("" if l.strip() == "..." else l for l in text.split("\n"))
         try:
             example = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             problems.append(f"{FORMAT_PAGE}:{line}: the example is not TOML: {error}")
             continue
         for key in toml_keys(example, ""):
-            found.setdefault(key, line)
+            found.setdefault(key, line_in_block(text, line, key))
     return found
+
+
+def line_in_block(text, first, key):
+    """The line of an example where `key`'s last part is set (`name = ...`, `{ name = ... }`),
+    else the example's first line."""
+    name = re.escape(key.rsplit(".", 1)[-1])
+    for i, raw in enumerate(text.split("\n")):
+        if re.search(r"(?:^|[{,\s])%s\s*=" % name, raw.split("#")[0]):
+            return first + i
+    return first
 
 
 def both_ways_problems(keys, src):
