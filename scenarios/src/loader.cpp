@@ -78,6 +78,9 @@ SimgridConfig read_simgrid(const Section& root) {
     out.latency_only_below = static_cast<std::uint64_t>(
         s->integer("latency_only_below", static_cast<std::int64_t>(out.latency_only_below), 0,
                    std::numeric_limits<std::int64_t>::max()));
+    out.uncontended_below = static_cast<std::uint64_t>(
+        s->integer("uncontended_below", static_cast<std::int64_t>(out.uncontended_below), 0,
+                   std::numeric_limits<std::int64_t>::max()));
   }
   return out;
 }

@@ -93,7 +93,11 @@ struct Schemas {
                         {"costs", K::Table, &costs}}};
   TableSchema placement{"[placement]", {{"procs_per_host"}, {"processes"}}};
   TableSchema simgrid{"[simgrid]",
-                      {{"network_model"}, {"host_speed"}, {"rtt_probe"}, {"latency_only_below"}}};
+                      {{"network_model"},
+                       {"host_speed"},
+                       {"rtt_probe"},
+                       {"latency_only_below"},
+                       {"uncontended_below"}}};
   TableSchema level{"network.tree.levels[]",
                     {{"fanout"}, {"uplink_bandwidth"}, {"uplink_latency"}}};
   TableSchema tree{"[network.tree]",

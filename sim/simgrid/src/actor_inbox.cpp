@@ -28,7 +28,9 @@ std::uint32_t ProcessActor::take_put_slot() {
 void ProcessActor::put(int target, Message* message, std::uint64_t size, const Watch& what,
                        double rate) {
   message->from = index_;
-  if (rate <= 0 && world_.unmodelled(size)) return put_unmodelled(target, message, what);
+  if (rate <= 0 && world_.small_messages().applies(size) &&
+      put_unmodelled(target, message, size, what))
+    return;
   ::simgrid::s4u::Mailbox* mailbox = world_.completions().take_mailbox(target);
   std::uint32_t batch = SendHandles::kNoBatch;
   ::simgrid::s4u::CommPtr comm = handles_.take(batch);
@@ -48,22 +50,27 @@ void ProcessActor::put(int target, Message* message, std::uint64_t size, const W
   puts_[slot] = PutSlot{std::move(comm), what, batch};
 }
 
-// A latency-only message under CM02 (World::unmodelled): a kernel timer at the date SimGrid
-// would end its transfer of size 0 delivers it, in the kernel's time advance as SimGrid's end
-// of a transfer is. At 10,000 processes nearly every message is one (handshakes, control
-// frames), and a SimGrid transfer each was most of the run's cost (docs/benchmarks.md).
-void ProcessActor::put_unmodelled(int target, Message* message, const Watch& what) {
+// A small message under CM02 (small_messages.hpp): a kernel timer at the date the adapter
+// gives it delivers it, in the kernel's time advance as SimGrid's end of a transfer is. At
+// 1,000 processes and more nearly every message is one (handshakes, control frames), and a
+// SimGrid transfer each was most of the run's cost (docs/benchmarks.md). False, and nothing
+// sent, when a link of its route carries a SimGrid flow: then it must be one too.
+bool ProcessActor::put_unmodelled(int target, Message* message, std::uint64_t size,
+                                  const Watch& what) {
+  // A few recent targets' routes: a handshake sends several messages to one peer in a row, and
+  // reading a route allocates (a map per peer would hold N x peers entries at 100,000).
+  CachedRoute& cached = route_cache_[static_cast<std::size_t>(target) % kRouteCache];
+  if (cached.target != target) {
+    cached.target = target;
+    cached.route = world_.small_messages().route(self_.host, world_.host_of(target));
+  }
+  const std::optional<double> due =
+      world_.small_messages().arrival(cached.route, size, ::simgrid::s4u::Engine::get_clock());
+  if (!due) return false;
   const std::uint32_t slot = take_put_slot();
   puts_[slot] = PutSlot{nullptr, what, SendHandles::kNoBatch};
-  // A few recent targets' latencies: a handshake sends several messages to one peer in a row,
-  // and reading a route allocates (a map per peer would hold N x peers entries at 100,000).
-  auto& [cached_target, latency] = latency_cache_[static_cast<std::size_t>(target) % kLatencyCache];
-  if (cached_target != target) {
-    cached_target = target;
-    latency = world_.unmodelled_latency(index_, target);
-  }
-  world_.completions().send_unmodelled(::simgrid::s4u::Engine::get_clock() + latency, index_, slot,
-                                       target, message);
+  world_.completions().send_unmodelled(*due, index_, slot, target, message);
+  return true;
 }
 
 void ProcessActor::on_put_done(const Completion& done) {

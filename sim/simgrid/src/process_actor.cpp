@@ -24,9 +24,7 @@ ProcessActor::ProcessActor(World& world, int index, std::unique_ptr<Process> cor
       index_(index),
       self_(world.slot(index)),
       wakeup_(world.completions().of(index)),
-      handles_("process " + std::to_string(index)) {
-  latency_cache_.fill({-1, 0.0});
-}
+      handles_("process " + std::to_string(index)) {}
 
 // A kernel timer outlives the run's engine loop: the alarm still set at the end goes with its
 // actor.

@@ -125,7 +125,7 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   void on_message(Message* message);
   // rate > 0: the message's flow never goes faster (a TCP window, world_windows.cpp).
   void put(int target, Message* message, std::uint64_t size, const Watch& what, double rate = 0);
-  void put_unmodelled(int target, Message* message, const Watch& what);
+  bool put_unmodelled(int target, Message* message, std::uint64_t size, const Watch& what);
   std::uint32_t take_put_slot();
 
   // actor_commands.cpp: timers of the core and of this adapter, computations
@@ -172,8 +172,12 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
     std::uint32_t batch = 0;  // handles_'s batch
   };
   SendHandles handles_;
-  static constexpr std::size_t kLatencyCache = 64;
-  std::array<std::pair<int, double>, kLatencyCache> latency_cache_;  // (target, s); -1 = none
+  static constexpr std::size_t kRouteCache = 16;
+  struct CachedRoute {
+    int target = -1;  // -1 = none
+    SmallMessages::Route route;
+  };
+  std::array<CachedRoute, kRouteCache> route_cache_;
   std::vector<ConnId> unpumped_;  // connections the core's current step wrote to
   std::vector<PutSlot> puts_;
   std::vector<std::uint32_t> free_puts_;

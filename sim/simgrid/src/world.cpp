@@ -27,14 +27,11 @@ std::shared_ptr<const ProtocolConfig> config_of(const scenario::Scenario& scenar
 
 World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
              const Platform& platform)
-    : table_("simgrid", observer, config_of(scenario)), network_(scenario.network) {
+    : table_("simgrid", observer, config_of(scenario)),
+      network_(scenario.network),
+      small_messages_(scenario.simgrid) {
   route_probes_ = scenario.simgrid.rtt_probe == "route";
   latency_only_below_ = scenario.simgrid.latency_only_below;
-  // CM02 charges every message the same factor of its route's latency (configured before the
-  // platform is built, so the value read here is the run's, --cfg overrides included); other
-  // models' factors depend on the size and the route, so their small messages stay SimGrid's.
-  if (scenario.simgrid.network_model == "CM02")
-    latency_factor_ = ::simgrid::config::get_value<double>("network/latency-factor");
   loopback_bandwidth_ = scenario.network.loopback_bandwidth;
   loopback_latency_ = scenario.network.loopback_latency;
 
@@ -91,16 +88,6 @@ runner::RunSummary World::finish(TimeNs clock) {
     table_.count("wan.router_connections_max", static_cast<double>(*busiest));
   }
   return table_.finish(clock);
-}
-
-double World::unmodelled_latency(int from, int to) const {
-  // As SimGrid's CM02 communicate(): the route between the two hosts (their loopback link when
-  // both run on one host) and its summed latency.
-  std::vector<sg4::Link*> links;
-  double latency = 0;
-  slots_[static_cast<std::size_t>(from)].host->route_to(slots_[static_cast<std::size_t>(to)].host,
-                                                        links, &latency);
-  return latency * latency_factor_;
 }
 
 TimeNs World::route_rtt(int from, int to, std::uint32_t bytes) const {

@@ -16,6 +16,7 @@
 #include "completions.hpp"
 #include "message.hpp"
 #include "platform.hpp"
+#include "small_messages.hpp"
 #include "tsunagi/runner/process_table.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 
@@ -75,16 +76,9 @@ class World {
   std::uint64_t modelled_size(std::uint64_t bytes) const {
     return bytes < latency_only_below_ ? 0 : bytes;
   }
-  // Whether a message of `bytes` skips SimGrid altogether: latency-only under a model whose
-  // latency is the route's times one constant factor (CM02), so the adapter can date its
-  // arrival exactly as SimGrid would and no activity, mailbox or solver variable is made for
-  // it (docs/simgrid.md, "Small messages").
-  bool unmodelled(std::uint64_t bytes) const {
-    return bytes < latency_only_below_ && latency_factor_ > 0;
-  }
-  // What SimGrid's network model charges a message of size 0 from process `from` to `to`: the
-  // route's latency times the model's latency factor, in seconds.
-  double unmodelled_latency(int from, int to) const;
+  // Small messages the adapter dates itself instead of SimGrid (small_messages.hpp).
+  SmallMessages& small_messages() { return small_messages_; }
+  sg4::Host* host_of(int index) const { return slots_[static_cast<std::size_t>(index)].host; }
   // Round trip of `bytes` each way between two processes' hosts, uncontended, read off the
   // platform's route (the flow model's answer for an idle network).
   TimeNs route_rtt(int from, int to, std::uint32_t bytes) const;
@@ -114,7 +108,7 @@ class World {
   std::map<std::pair<int, ConnId>, std::uint64_t> recv_buffers_;
   bool route_probes_ = false;
   std::uint64_t latency_only_below_ = 0;
-  double latency_factor_ = 0;  // > 0: unmodelled messages are dated by the adapter
+  SmallMessages small_messages_;
   double loopback_bandwidth_ = 0;
   TimeNs loopback_latency_ = 0;
 };

@@ -137,6 +137,12 @@ struct SimgridConfig {
   // while their transmission time (0.5 us per hop at 1 Gbit/s) is a tenth of a 5 us link
   // latency (docs/simgrid.md).
   std::uint64_t latency_only_below = 0;
+  // Under CM02, messages smaller than this many bytes (handshakes, control frames, small
+  // workload messages) are dated by the adapter at the time SimGrid gives a transfer alone on
+  // its route (latency + bytes / bottleneck rate) and never enter the max-min solver: their
+  // transmission time is kept, their contention with other traffic is not. 0 = off. Other
+  // network models leave them to SimGrid (docs/simgrid.md, "Small messages").
+  std::uint64_t uncontended_below = 1024;
 };
 
 // A fault injected by the backend: the process labelled `kill` ("r<rank>", "rendezvous" or a
