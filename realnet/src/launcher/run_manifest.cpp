@@ -7,6 +7,7 @@
 
 #include "tsunagi/runner/observer.hpp"
 #include "tsunagi/runner/regular_file.hpp"
+#include "tsunagi/runner/result.hpp"
 
 namespace tsunagi::realnet {
 namespace fs = std::filesystem;
@@ -101,7 +102,7 @@ std::vector<ProcessRecord> manifest_records(const RunManifest& manifest) {
 ReplayOutcome replay_run(const RunManifest& manifest, const std::vector<ProcessRecord>& records,
                          runner::RunObserver& observer) {
   ReplayOutcome outcome = replay_events(records, observer);
-  observer.on_backend_count("realnet_latency_scale", manifest.latency_scale);
+  observer.on_backend_count(runner::kLatencyScaleCount, manifest.latency_scale);
   observer.on_backend_count("realnet_rtt_samples_min", manifest.rtt_samples_min);
   return outcome;
 }
