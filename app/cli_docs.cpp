@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli_choices.hpp"
 #include "cli_typos.hpp"
 #include "exit_codes.hpp"
 
@@ -116,6 +117,21 @@ std::string positional_kind(const CLI::App& command) {
   return "file";
 }
 
+// An option with named choices (cli_choices.hpp) completes to them: `run --backend <TAB>`.
+void write_choice_cases(const CLI::App& app, std::ostream& out) {
+  out << "  case \"$command $prev\" in\n";
+  for (const CLI::App* command : commands_of(app))
+    for (const CLI::Option* option : visible(*command, false)) {
+      const std::vector<std::string> choices = choices_of(*option);
+      if (choices.empty()) continue;
+      for (const std::string& name : names_of(*option))
+        out << "    \"" << command->get_name() << " " << name
+            << "\") mapfile -t COMPREPLY < <(compgen -W \"" << words(choices)
+            << "\" -- \"$cur\"); return ;;\n";
+    }
+  out << "  esac\n";
+}
+
 }  // namespace
 
 void write_man_page(const CLI::App& app, const char* version, std::ostream& out) {
@@ -191,8 +207,9 @@ void write_bash_completion(const CLI::App& app, std::ostream& out) {
         << words(values) << "\"; positional=" << positional_kind(*command) << " ;;\n";
   }
   out << "    *) return ;;\n"
-         "  esac\n"
-         "  if [[ $cur == -* ]]; then\n"
+         "  esac\n";
+  write_choice_cases(app, out);
+  out << "  if [[ $cur == -* ]]; then\n"
          "    mapfile -t COMPREPLY < <(compgen -W \"$options\" -- \"$cur\")\n"
          "  elif [[ -n $prev && \" $values \" == *\" $prev \"* ]]; then\n"
          "    _tsunagi_files \"\"  # an option's value: a file or directory more often than not\n"

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "backends.hpp"
+#include "cli_choices.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "run_outputs.hpp"
@@ -123,6 +124,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
                                      "trace.jsonl");
   run->add_option("SCENARIO", options.scenario, "Scenario file (TOML)")->required();
   run->add_option("--backend", options.backend, "Backend to run on: " + backend_list())
+      ->check(choices(available_backends()))
       ->capture_default_str();
   options.seed_option =
       run->add_option("--seed", options.seed, "Seed of the run (same as --set seed=N)");
@@ -148,6 +150,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
   // realnet only (docs/realnet.md); they sit in the launcher's options directly.
   realnet::LaunchOptions& rn = realnet_options();
   run->add_option("--net", rn.net, "realnet: loopback, netns (default as root) or slurm")
+      ->check(choices({"loopback", "netns", "slurm"}))
       ->group("realnet");
   run->add_option("--hosts", rn.hosts_file,
                   "realnet: run on these hosts over ssh (one name per "

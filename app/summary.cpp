@@ -96,12 +96,38 @@ std::string connectivity_line(const ordered_json& r) {
   return line + '\n';
 }
 
+// "×50" when realnet emulation multiplied every latency (result.json latency_scale), else "".
+std::string latency_scale_words(const ordered_json& r) {
+  const ordered_json& scale = at(r, "latency_scale");
+  if (!scale.is_number()) return "";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "×%g", scale.get<double>());
+  return buffer;
+}
+
+// ", latencies scaled ×50 by the emulation" on the backend line, or "".
+std::string scale_note(const ordered_json& r) {
+  const std::string scale = latency_scale_words(r);
+  return scale.empty() ? "" : ", latencies scaled " + scale + " by the emulation";
+}
+
+// The makespan of a run with scaled latencies is that much longer than the scenario's: said
+// beside it, with the makespan divided by the scale (only latency was scaled, so it is near,
+// not equal to, what a simulator computes).
+std::string scaled_makespan_words(const ordered_json& r) {
+  const std::string scale = latency_scale_words(r);
+  if (scale.empty()) return "";
+  const ordered_json& unscaled = at(r, "workload.makespan_unscaled_s");
+  return " with latencies " + scale +
+         (unscaled.is_number() ? " (÷ scale: " + format_seconds(unscaled.get<double>()) + ")" : "");
+}
+
 std::string workload_line(const ordered_json& r) {
   std::string line = text(at(r, "workload.name"));
   if (line == "none") return line;
   const ordered_json& makespan = at(r, "workload.makespan_s");
   line += ": makespan " + (makespan.is_number() ? format_seconds(makespan.get<double>()) : "?") +
-          " " + time_kind(r) + ", ";
+          " " + time_kind(r) + scaled_makespan_words(r) + ", ";
   const ordered_json& verified = at(r, "workload.verified");
   line += verified.is_boolean() ? (verified.get<bool>() ? "verified" : "NOT VERIFIED")
                                 : "verification ?";
@@ -134,7 +160,7 @@ void print_run_summary(std::ostream& out, const ordered_json& r,
                        const std::vector<std::string>& notes) {
   out << "scenario     " << text(at(r, "scenario")) << " (" << text(at(r, "scenario_path")) << ")\n"
       << "backend      " << text(at(r, "backend")) << ", seed " << text(at(r, "seed")) << ", "
-      << text(at(r, "processes")) << " processes\n"
+      << text(at(r, "processes")) << " processes" << scale_note(r) << '\n'
       << "inference    " << inference_line(r) << '\n'
       << "connections  " << connections_line(r) << '\n'
       << "messages     " << messages_line(r) << '\n'

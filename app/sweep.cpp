@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends.hpp"
+#include "cli_choices.hpp"
 #include "exit_codes.hpp"
 #include "sweep_process.hpp"
 #include "sweep_runner.hpp"
@@ -60,7 +61,9 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& options) {
       ->add_option("--seeds", options.seeds,
                    "Seeds to sweep: same as --set seed=SPEC; OUT/summary.csv averages over them")
       ->type_name("SPEC");
-  sweep->add_option("--backend", options.backend, "Backend to run on")->capture_default_str();
+  sweep->add_option("--backend", options.backend, "Backend to run on")
+      ->check(choices(available_backends()))
+      ->capture_default_str();
   options.jobs_option = sweep->add_option("-j,--jobs", options.jobs, "Points run at once")
                             ->capture_default_str()
                             ->check(CLI::Range(1U, 1024U));

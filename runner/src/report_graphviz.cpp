@@ -51,6 +51,9 @@ void write_graphviz_files(const RunFiles& run, ReportOutput& output) {
     write_text_file(file, topology);
     output.files.push_back(file);
     render(file, run.dir / "topology-graphviz.svg", {"dot"}, output);
+    const std::filesystem::path graphml = run.dir / "topology.graphml";
+    write_text_file(graphml, topology_graphml(run));
+    output.files.push_back(graphml);
   }
   const std::filesystem::path overlay = run.dir / "overlay.dot";
   write_text_file(overlay, overlay_dot(run));

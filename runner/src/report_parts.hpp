@@ -14,6 +14,8 @@ namespace tsunagi::runner::report {
 // every rank coloured by its inferred group and mismatches marked. Empty without topology.json.
 std::string true_topology_svg(const RunFiles& run);
 std::string true_topology_dot(const RunFiles& run);
+// The same graph as GraphML, links with bandwidth_bps and latency_ns (report_graphml.cpp).
+std::string topology_graphml(const RunFiles& run);
 
 // What the rendezvous inferred: its tree over the groups if it inferred one, else the groups.
 std::string inferred_topology_svg(const RunFiles& run);
@@ -31,7 +33,8 @@ std::string sorted_rtts_svg(const RunFiles& run);
 // Static connections and shortcuts per rank, from the trace.
 std::string connection_counts_svg(const RunFiles& run);
 
-// DIR/topology.dot and DIR/overlay.dot, and their Graphviz renderings when dot/neato run.
+// DIR/topology.dot, DIR/topology.graphml and DIR/overlay.dot, and the Graphviz renderings of
+// the DOT files when dot/neato run.
 void write_graphviz_files(const RunFiles& run, ReportOutput& output);
 
 }  // namespace tsunagi::runner::report

@@ -139,7 +139,13 @@ std::string true_topology_dot(const RunFiles& run) {
     dot << "];\n";
   }
   for (std::size_t i = 0; i < tree.nodes.size(); ++i)
-    for (int child : tree.nodes[i].children) dot << "  n" << i << " -- n" << child << ";\n";
+    for (int child : tree.nodes[i].children) {
+      dot << "  n" << i << " -- n" << child;
+      // Bandwidth and latency of the link (issue 33); topology.graphml has them as numbers.
+      const std::string label = link_label(tree.nodes[static_cast<std::size_t>(child)].link);
+      if (!label.empty()) dot << " [label = " << dot_quoted(label) << ", fontsize = 8]";
+      dot << ";\n";
+    }
   dot << "}\n";
   return dot.str();
 }

@@ -2,8 +2,11 @@
 #include "report_tree.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
+
+#include "report_svg.hpp"
 
 namespace tsunagi::runner::report {
 namespace {
@@ -27,6 +30,20 @@ std::string string_at(const ordered_json& object, const char* key) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
+// {bandwidth_bps, latency_ns} of `object[key]`; unknown when absent (older topology.json).
+LinkFigures link_at(const ordered_json& object, const char* key) {
+  LinkFigures link;
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_object()) return link;
+  const auto bandwidth = it->find("bandwidth_bps");
+  const auto latency = it->find("latency_ns");
+  if (bandwidth != it->end() && bandwidth->is_number())
+    link.bandwidth_bps = bandwidth->get<double>();
+  if (latency != it->end() && latency->is_number_integer())
+    link.latency_ns = latency->get<long long>();
+  return link;
+}
+
 // Clusters (WAN) or Dragonfly groups: one node each under a virtual root.
 std::vector<int> add_containers(DrawnTree& tree, const ordered_json& topology,
                                 const std::string& kind) {
@@ -36,9 +53,9 @@ std::vector<int> add_containers(DrawnTree& tree, const ordered_json& topology,
     for (const auto& cluster : topology.value("clusters", ordered_json::array())) {
       const std::string name = string_at(cluster, "name");
       const std::string policy = string_at(cluster, "policy");
-      containers.push_back(
-          add(tree, {name, "cluster", -1, "cluster " + name + ", router policy " + policy, {}},
-              tree.root));
+      DrawnNode node{name, "cluster", -1, "cluster " + name + ", router policy " + policy, {}};
+      node.link = link_at(cluster, "wan_link");
+      containers.push_back(add(tree, std::move(node), tree.root));
     }
   } else if (kind == "dragonfly") {
     tree.root = add(tree, {"Dragonfly", "core", -1, "groups joined by blue links", {}}, -1);
@@ -79,6 +96,20 @@ void place(DrawnTree& tree, int node, int depth, double unit, double left, int& 
 
 }  // namespace
 
+std::string link_label(const LinkFigures& link) {
+  if (!link.known()) return "";
+  char rate[32];
+  const double bps = link.bandwidth_bps;
+  if (bps >= 1e9) {
+    std::snprintf(rate, sizeof rate, "%.3g Gbps", bps * 1e-9);
+  } else if (bps >= 1e6) {
+    std::snprintf(rate, sizeof rate, "%.3g Mbps", bps * 1e-6);
+  } else {
+    std::snprintf(rate, sizeof rate, "%.3g Kbps", bps * 1e-3);
+  }
+  return std::string(rate) + ", " + time_text(link.latency_ns);
+}
+
 DrawnTree true_tree(const RunFiles& run) {
   DrawnTree tree;
   if (!run.topology.is_object()) return tree;
@@ -92,7 +123,9 @@ DrawnTree true_tree(const RunFiles& run) {
     const int hang_from = parent >= 0 && static_cast<std::size_t>(parent) < node_of_switch.size()
                               ? node_of_switch[static_cast<std::size_t>(parent)]
                               : container_of(sw, kind, containers);
-    const int node = add(tree, {name, "switch", -1, "switch " + name, {}}, hang_from);
+    DrawnNode drawn{name, "switch", -1, "switch " + name, {}};
+    drawn.link = link_at(sw, "uplink");
+    const int node = add(tree, std::move(drawn), hang_from);
     if (hang_from < 0 && tree.root < 0) tree.root = node;
     node_of_switch.push_back(node);
   }
@@ -102,9 +135,10 @@ DrawnTree true_tree(const RunFiles& run) {
     tree.true_switch_of_rank.push_back(sw);
     if (sw < 0 || static_cast<std::size_t>(sw) >= node_of_switch.size()) continue;
     const std::string label = "r" + std::to_string(r);
-    add(tree,
-        {label, "rank", static_cast<int>(r), label + " on host " + string_at(ranks[r], "host"), {}},
-        node_of_switch[static_cast<std::size_t>(sw)]);
+    DrawnNode rank{
+        label, "rank", static_cast<int>(r), label + " on host " + string_at(ranks[r], "host"), {}};
+    rank.link = link_at(switches[static_cast<std::size_t>(sw)], "host_link");
+    add(tree, std::move(rank), node_of_switch[static_cast<std::size_t>(sw)]);
   }
   for (const auto& relay : run.topology.value("relays", ordered_json::array())) {
     const int cluster = int_at(relay, "cluster");

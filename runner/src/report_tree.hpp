@@ -10,6 +10,18 @@
 
 namespace tsunagi::runner::report {
 
+// The link from a node up to its parent, as topology.json gives it (issue 33); unknown for
+// the edges a drawing adds (a cluster's router to its root switch, a Dragonfly's groups) and
+// in topology.json files written before links were.
+struct LinkFigures {
+  double bandwidth_bps = 0;   // bits/s; 0 = unknown
+  long long latency_ns = -1;  // one way; -1 = unknown
+  bool known() const { return bandwidth_bps > 0 && latency_ns >= 0; }
+};
+
+// "1 Gbps, 5 us": a DOT edge label; "" when unknown.
+std::string link_label(const LinkFigures& link);
+
 struct DrawnNode {
   std::string label;
   std::string kind;  // "core", "cluster", "group", "switch", "relay", "rank"
@@ -18,6 +30,7 @@ struct DrawnNode {
   std::vector<int> children;
   double x = 0;  // filled by layout_tree
   int depth = 0;
+  LinkFigures link{};  // to the parent
 };
 
 struct DrawnTree {

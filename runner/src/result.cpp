@@ -75,6 +75,19 @@ ordered_json run_section(const RunFacts& facts, const Recorder& recorder,
   return section;
 }
 
+// Realnet emulation multiplies every link latency (docs/realnet.md, "latency scale"), so its
+// makespan is far longer than the scenario's; result.json says by how much, and what the
+// makespan is divided by it, so that nobody compares it with a simulator's as it stands.
+void note_latency_scale(ordered_json& json, const std::map<std::string, double>& counts) {
+  const auto it = counts.find(kLatencyScaleCount);
+  if (it == counts.end() || !(it->second > 0) || it->second == 1) return;
+  json["latency_scale"] = it->second;
+  ordered_json& workload = json["workload"];
+  const auto makespan = workload.find("makespan_s");
+  if (makespan != workload.end() && makespan->is_number())
+    workload["makespan_unscaled_s"] = makespan->get<double>() / it->second;
+}
+
 ordered_json backend_counts_object(const std::map<std::string, double>& counts) {
   ordered_json object = ordered_json::object();
   for (const auto& [key, value] : counts) object[key] = count_value(value);
@@ -255,6 +268,7 @@ RunResult build_result(const RunFacts& facts, const Recorder& recorder) {
   json["reports"] = other_reports(recorder);
   json["simulated_end_s"] = seconds(facts.summary.end);
   json["wall_s"] = facts.wall_s;
+  note_latency_scale(json, recorder.backend_counts());
   apply_backend_counts(json, recorder.backend_counts(), nulls);
 
   RunResult result;

@@ -30,16 +30,23 @@ int parent_index(const scenario::Network& network, const std::string& parent) {
   return -1;
 }
 
+// A link's figures as graph tools take them (issue 33): bits/s and nanoseconds, one way.
+ordered_json link_json(double bytes_per_second, TimeNs latency) {
+  return {{"bandwidth_bps", bytes_per_second * 8}, {"latency_ns", latency}};
+}
+
 ordered_json switches_json(const scenario::Network& network) {
   const std::vector<int> cluster_of = scenario::cluster_of_switches(network);
   ordered_json switches = ordered_json::array();
   for (std::size_t s = 0; s < network.switches.size(); ++s) {
-    ordered_json entry = {{"name", network.switches[s].name},
-                          {"parent", parent_index(network, network.switches[s].parent)},
-                          {"cluster", cluster_of[s]}};
+    const scenario::SwitchSpec& spec = network.switches[s];
+    const int parent = parent_index(network, spec.parent);
+    ordered_json entry = {{"name", spec.name}, {"parent", parent}, {"cluster", cluster_of[s]}};
     // A Dragonfly's routers have no parent: the report groups them by Dragonfly group.
     if (network.dragonfly)
       entry["group"] = scenario::router_coords(*network.dragonfly, static_cast<int>(s)).group;
+    if (parent >= 0) entry["uplink"] = link_json(spec.uplink_bandwidth, spec.uplink_latency);
+    if (spec.hosts > 0) entry["host_link"] = link_json(spec.host_bandwidth, spec.host_latency);
     switches.push_back(std::move(entry));
   }
   return switches;
@@ -64,7 +71,9 @@ ordered_json topology_json(const scenario::Scenario& scenario) {
   topology["switches"] = switches_json(network);
   ordered_json clusters = ordered_json::array();
   for (const scenario::ClusterSpec& cluster : network.clusters)
-    clusters.push_back({{"name", cluster.name}, {"policy", policy_name(cluster.policy)}});
+    clusters.push_back({{"name", cluster.name},
+                        {"policy", policy_name(cluster.policy)},
+                        {"wan_link", link_json(cluster.wan_bandwidth, cluster.wan_latency)}});
   topology["clusters"] = std::move(clusters);
   topology["ranks"] = ranks_json(scenario);
   ordered_json relays = ordered_json::array();

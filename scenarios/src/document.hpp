@@ -15,7 +15,8 @@ toml::table parse_document(const std::string& text, const std::string& file);
 // Applies "dotted.key=value" overrides in order (see loader.hpp for the syntax).
 void apply_overrides(toml::table& document, const std::vector<std::string>& overrides);
 
-// Throws for the first (in file order) unknown key or table/value mix-up.
+// Every unknown key and table/value mix-up, into the thread's ErrorSink (without one, throws
+// the first found).
 void check_shape(const toml::table& document, const std::string& file);
 
 }  // namespace tsunagi::scenario

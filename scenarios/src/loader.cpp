@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "document.hpp"
+#include "error_sink.hpp"
 #include "readers.hpp"
 
 namespace tsunagi::scenario {
@@ -102,20 +103,25 @@ void check_name(const Section& root, const std::string& name) {
   }
 }
 
-Scenario read_scenario(const toml::table& document, const std::string& file) {
+// Each table is read on its own, so that its errors are reported with the others' (issue 33);
+// the checks across tables follow only when every table read cleanly (error_sink.hpp).
+Scenario read_scenario(const toml::table& document, const std::string& file, ErrorSink& errors) {
   Section root(document, "", file);
   Scenario out;
   out.path = file;
-  out.name = root.string("name", std::filesystem::path(file).stem().string());
-  check_name(root, out.name);
+  errors.part([&] {
+    out.name = root.string("name", std::filesystem::path(file).stem().string());
+    check_name(root, out.name);
+  });
   out.description = root.string("description", "");
   out.seed = static_cast<std::uint64_t>(
       root.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
-  out.network = read_network(root);
-  out.placement = read_placement(root);
+  errors.part([&] { out.network = read_network(root); });
+  errors.part([&] { out.placement = read_placement(root); });
+  errors.part([&] { out.protocol = read_protocol(root); });
+  errors.part([&] { out.simgrid = read_simgrid(root); });
+  if (!errors.empty()) return out;
   check_placement(root, out);
-  out.protocol = read_protocol(root);
-  out.simgrid = read_simgrid(root);
   out.protocol.processes = process_count(out);
   out.protocol.seed = out.seed;
   out.protocol.relays = static_cast<int>(relay_slots(out).size());
@@ -134,12 +140,34 @@ ScenarioError::ScenarioError(std::string file, int line, int column, const std::
       column_(column),
       message_(message) {}
 
+namespace {
+
+std::string list_errors(const std::vector<ScenarioError>& errors, std::size_t listed) {
+  std::string text;
+  for (std::size_t i = 0; i < errors.size() && i < listed; ++i)
+    text += (i == 0 ? "" : "\n") + std::string(errors[i].what());
+  if (errors.size() > listed)
+    text += "\n… and " + std::to_string(errors.size() - listed) + " more errors";
+  return text;
+}
+
+}  // namespace
+
+ScenarioErrors::ScenarioErrors(std::vector<ScenarioError> errors, std::size_t listed)
+    : ScenarioError(errors.at(0)),
+      errors_(std::move(errors)),
+      text_(list_errors(errors_, listed)) {}
+
 Scenario load_scenario_string(const std::string& toml_text, const std::string& name_for_errors,
                               const std::vector<std::string>& overrides) {
   toml::table document = parse_document(toml_text, name_for_errors);
   apply_overrides(document, overrides);
+  ErrorSink errors;
   check_shape(document, name_for_errors);
-  return read_scenario(document, name_for_errors);
+  errors.throw_if_any();
+  Scenario scenario = read_scenario(document, name_for_errors, errors);
+  errors.throw_if_any();
+  return scenario;
 }
 
 // Only regular files of a sane size: /dev/zero, a FIFO or a directory would be read forever

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "error_sink.hpp"
 #include "readers.hpp"
 
 namespace tsunagi::scenario {
@@ -54,14 +55,18 @@ std::optional<std::string> unusable_duration(std::string_view key, TimeNs durati
                   : "a day — use at most \"86400s\"");
 }
 
+ScenarioError error_at(const toml::source_region& where, const std::string& file,
+                       const std::string& message) {
+  if (where.path && where.path->starts_with(kOverridePrefix))
+    return ScenarioError(*where.path, 0, 0, message);
+  const std::string& name = where.path ? *where.path : file;
+  return ScenarioError(name, static_cast<int>(where.begin.line),
+                       static_cast<int>(where.begin.column), message);
+}
+
 void fail_at(const toml::source_region& where, const std::string& file,
              const std::string& message) {
-  if (where.path && where.path->starts_with(kOverridePrefix)) {
-    throw ScenarioError(*where.path, 0, 0, message);
-  }
-  const std::string& name = where.path ? *where.path : file;
-  throw ScenarioError(name, static_cast<int>(where.begin.line),
-                      static_cast<int>(where.begin.column), message);
+  throw error_at(where, file, message);
 }
 
 std::string describe(const toml::node& node) {
@@ -117,15 +122,18 @@ void Section::wrong_type(std::string_view key, const toml::node& node, const std
 
 std::int64_t Section::integer(std::string_view key, std::int64_t fallback, std::int64_t min,
                               std::int64_t max) const {
-  const toml::node* node = table_->get(key);
-  if (!node) return fallback;
-  auto value = node->value_exact<std::int64_t>();
-  if (!value) wrong_type(key, *node, "an integer", std::to_string(std::max(fallback, min)));
-  if (*value < min || *value > max) {
-    std::string what = min == 0 && *value < 0 ? " cannot be negative" : " is out of range";
-    fail(key, path_of(key) + what + " (" + std::to_string(*value) + ") — " + range_text(min, max));
-  }
-  return *value;
+  return recovering(fallback, [&]() -> std::int64_t {
+    const toml::node* node = table_->get(key);
+    if (!node) return fallback;
+    auto value = node->value_exact<std::int64_t>();
+    if (!value) wrong_type(key, *node, "an integer", std::to_string(std::max(fallback, min)));
+    if (*value < min || *value > max) {
+      std::string what = min == 0 && *value < 0 ? " cannot be negative" : " is out of range";
+      fail(key,
+           path_of(key) + what + " (" + std::to_string(*value) + ") — " + range_text(min, max));
+    }
+    return *value;
+  });
 }
 
 int Section::count(std::string_view key, int fallback, int min, int max) const {
@@ -133,70 +141,80 @@ int Section::count(std::string_view key, int fallback, int min, int max) const {
 }
 
 double Section::number(std::string_view key, double fallback, double min, double max) const {
-  const toml::node* node = table_->get(key);
-  if (!node) return fallback;
-  std::optional<double> value;
-  if (auto i = node->value_exact<std::int64_t>()) value = static_cast<double>(*i);
-  if (auto f = node->value_exact<double>()) value = *f;
-  if (!value) {
-    std::ostringstream example;
-    example << fallback;
-    wrong_type(key, *node, "a number", example.str());
-  }
-  if (!std::isfinite(*value) || *value < min || *value > max) {
-    std::ostringstream what;
-    what << path_of(key) << " is out of range (" << *value << ") — " << range_text(min, max);
-    fail(key, what.str());
-  }
-  return *value;
+  return recovering(fallback, [&]() -> double {
+    const toml::node* node = table_->get(key);
+    if (!node) return fallback;
+    std::optional<double> value;
+    if (auto i = node->value_exact<std::int64_t>()) value = static_cast<double>(*i);
+    if (auto f = node->value_exact<double>()) value = *f;
+    if (!value) {
+      std::ostringstream example;
+      example << fallback;
+      wrong_type(key, *node, "a number", example.str());
+    }
+    if (!std::isfinite(*value) || *value < min || *value > max) {
+      std::ostringstream what;
+      what << path_of(key) << " is out of range (" << *value << ") — " << range_text(min, max);
+      fail(key, what.str());
+    }
+    return *value;
+  });
 }
 
 bool Section::boolean(std::string_view key, bool fallback) const {
-  const toml::node* node = table_->get(key);
-  if (!node) return fallback;
-  auto value = node->value_exact<bool>();
-  if (!value) wrong_type(key, *node, "true or false", fallback ? "true" : "false");
-  return *value;
+  return recovering(fallback, [&]() -> bool {
+    const toml::node* node = table_->get(key);
+    if (!node) return fallback;
+    auto value = node->value_exact<bool>();
+    if (!value) wrong_type(key, *node, "true or false", fallback ? "true" : "false");
+    return *value;
+  });
 }
 
 std::string Section::string(std::string_view key, const std::string& fallback) const {
-  const toml::node* node = table_->get(key);
-  if (!node) return fallback;
-  auto value = node->value_exact<std::string>();
-  if (!value) wrong_type(key, *node, "a string", "\"" + fallback + "\"");
-  return *value;
+  return recovering(fallback, [&]() -> std::string {
+    const toml::node* node = table_->get(key);
+    if (!node) return fallback;
+    auto value = node->value_exact<std::string>();
+    if (!value) wrong_type(key, *node, "a string", "\"" + fallback + "\"");
+    return *value;
+  });
 }
 
 double Section::bandwidth(std::string_view key, double fallback) const {
-  const toml::node* node = table_->get(key);
-  if (!node) return fallback;
-  if (node->is_number())
-    return number(key, fallback, kMinBandwidth, std::numeric_limits<double>::max());
-  auto text = node->value_exact<std::string>();
-  if (!text) wrong_type(key, *node, "a bandwidth", "\"1Gbps\"");
-  auto value = parse_bandwidth(*text);
-  if (!value) {
-    fail(key, path_of(key) + " = \"" + *text + "\" is not a bandwidth — " + kBandwidthHelp);
-  }
-  if (auto why = unusable_bandwidth(path_of(key), *value)) fail(key, *why);
-  return *value;
+  return recovering(fallback, [&]() -> double {
+    const toml::node* node = table_->get(key);
+    if (!node) return fallback;
+    if (node->is_number())
+      return number(key, fallback, kMinBandwidth, std::numeric_limits<double>::max());
+    auto text = node->value_exact<std::string>();
+    if (!text) wrong_type(key, *node, "a bandwidth", "\"1Gbps\"");
+    auto value = parse_bandwidth(*text);
+    if (!value) {
+      fail(key, path_of(key) + " = \"" + *text + "\" is not a bandwidth — " + kBandwidthHelp);
+    }
+    if (auto why = unusable_bandwidth(path_of(key), *value)) fail(key, *why);
+    return *value;
+  });
 }
 
 TimeNs Section::duration(std::string_view key, TimeNs fallback) const {
-  const toml::node* node = table_->get(key);
-  if (!node) return fallback;
-  if (node->is_number()) {
-    fail(key, path_of(key) + " has no unit — a duration is a string with a unit, e.g. " +
-                  std::string(key) + " = \"5us\"");
-  }
-  auto text = node->value_exact<std::string>();
-  if (!text) wrong_type(key, *node, "a duration", "\"5us\"");
-  auto value = parse_duration(*text);
-  if (!value) {
-    fail(key, path_of(key) + " = \"" + *text + "\" is not a duration (>= 0) — " + kDurationHelp);
-  }
-  if (auto why = unusable_duration(path_of(key), *value)) fail(key, *why);
-  return *value;
+  return recovering(fallback, [&]() -> TimeNs {
+    const toml::node* node = table_->get(key);
+    if (!node) return fallback;
+    if (node->is_number()) {
+      fail(key, path_of(key) + " has no unit — a duration is a string with a unit, e.g. " +
+                    std::string(key) + " = \"5us\"");
+    }
+    auto text = node->value_exact<std::string>();
+    if (!text) wrong_type(key, *node, "a duration", "\"5us\"");
+    auto value = parse_duration(*text);
+    if (!value) {
+      fail(key, path_of(key) + " = \"" + *text + "\" is not a duration (>= 0) — " + kDurationHelp);
+    }
+    if (auto why = unusable_duration(path_of(key), *value)) fail(key, *why);
+    return *value;
+  });
 }
 
 std::optional<Section> Section::sub(std::string_view key) const {

@@ -1,5 +1,7 @@
 // Typed, checked reads from one TOML table of a scenario. Every failure throws a ScenarioError
-// that points at the offending value (or its table) and says how to fix it.
+// that points at the offending value (or its table) and says how to fix it; during a load, a
+// typed read (integer, number, ..., string_list) records it instead and returns its fallback,
+// so that the file's other errors are found too (error_sink.hpp).
 #pragma once
 
 #include <cstdint>
@@ -31,8 +33,10 @@ std::optional<std::string> unusable_duration(std::string_view key, TimeNs durati
 // override instead of a file position.
 inline constexpr std::string_view kOverridePrefix = "--set ";
 
-// Throws a ScenarioError located at `where`; `file` is used when the region has no path
-// (nodes created by overrides).
+// A ScenarioError located at `where`; `file` is used when the region has no path (nodes
+// created by overrides). fail_at throws it.
+ScenarioError error_at(const toml::source_region& where, const std::string& file,
+                       const std::string& message);
 [[noreturn]] void fail_at(const toml::source_region& where, const std::string& file,
                           const std::string& message);
 

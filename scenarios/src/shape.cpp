@@ -1,9 +1,9 @@
 // Shape check: every key known, tables where tables belong. Runs on the whole document before
 // values are read, so a typo is reported as a typo rather than as a silently used default.
-#include <optional>
-#include <tuple>
+#include <vector>
 
 #include "document.hpp"
+#include "error_sink.hpp"
 #include "reader.hpp"
 #include "schema.hpp"
 
@@ -14,12 +14,6 @@ struct Problem {
   toml::source_region where;
   std::string message;
 };
-
-// File positions first, in reading order; problems inside overrides after them.
-auto order_key(const toml::source_region& r) {
-  bool from_override = r.path && r.path->starts_with(kOverridePrefix);
-  return std::tuple{from_override, r.begin.line, r.begin.column};
-}
 
 class ShapeChecker {
  public:
@@ -34,7 +28,8 @@ class ShapeChecker {
     }
   }
 
-  const std::optional<Problem>& first() const { return first_; }
+  // In the order they were found; the error sink sorts them into file order.
+  const std::vector<Problem>& problems() const { return problems_; }
 
  private:
   static std::string join(const std::string& path, std::string_view key) {
@@ -83,12 +78,10 @@ class ShapeChecker {
   }
 
   void report(const toml::source_region& where, std::string message) {
-    if (!first_ || order_key(where) < order_key(first_->where)) {
-      first_ = Problem{where, std::move(message)};
-    }
+    problems_.push_back(Problem{where, std::move(message)});
   }
 
-  std::optional<Problem> first_;
+  std::vector<Problem> problems_;
 };
 
 }  // namespace
@@ -105,7 +98,11 @@ toml::table parse_document(const std::string& text, const std::string& file) {
 void check_shape(const toml::table& document, const std::string& file) {
   ShapeChecker checker;
   checker.table(document, root_schema(), "");
-  if (const auto& problem = checker.first()) fail_at(problem->where, file, problem->message);
+  ErrorSink* sink = ErrorSink::current();
+  for (const Problem& problem : checker.problems()) {
+    if (sink == nullptr) fail_at(problem.where, file, problem.message);
+    sink->add(error_at(problem.where, file, problem.message));
+  }
 }
 
 }  // namespace tsunagi::scenario

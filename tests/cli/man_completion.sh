@@ -48,6 +48,11 @@ expect_completion "--max" tsunagi compare a b --m
 expect_completion "--bash-completion" tsunagi help --ba
 expect_completion "--version" tsunagi --vers
 expect_completion "sweep" tsunagi help sw
+# Issue 33: an option with named choices completes to them.
+expect_completion "loopback netns slurm" tsunagi run a.toml --net ""
+expect_completion "simgrid" tsunagi run a.toml --backend s
+expect_completion "simgrid" tsunagi sweep a.toml --backend si
+grep -qF '{loopback,netns,slurm}' "$WORK/tsunagi.1" || fail "man page: --net without its choices"
 mkdir -p "$WORK/files/sub"
 touch "$WORK/files/a.toml" "$WORK/files/b.txt"
 cd "$WORK/files"

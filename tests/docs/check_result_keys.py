@@ -47,6 +47,8 @@ RUNS = [
 ONLY_IN = {
     "run.interrupted_at_s": "only in a run stopped by Ctrl-C (cli:interrupt)",
     "serial": "ns-3's counts on serial links (python:results_small_scenarios, label long)",
+    "latency_scale": "only in a realnet run with scaled latencies (unit:summary: *)",
+    "workload.makespan_unscaled_s": "only in a realnet run with scaled latencies (unit:summary: *)",
 }
 DATA_TYPES = ("object", "array")
 

@@ -18,12 +18,18 @@ ordered_json topology_of(const std::string& file) {
 
 }  // namespace
 
-TEST_CASE("topology.json: a switch tree, parents by index, ranks on their switch", "[runner]") {
+TEST_CASE("topology.json: a switch tree, parents by index, ranks on their switch, links",
+          "[runner]") {
   const ordered_json t = topology_of("teaching/two-switches.toml");
   CHECK(t["kind"] == "tree");
   REQUIRE(t["switches"].size() == 3);
   CHECK(t["switches"][0] == ordered_json({{"name", "core"}, {"parent", -1}, {"cluster", -1}}));
   CHECK(t["switches"][2]["parent"] == 0);
+  // Issue 33: each link's figures, as graph tools take them (bits/s, one-way ns).
+  const ordered_json gigabit_50us = {{"bandwidth_bps", 1e9}, {"latency_ns", 50'000}};
+  CHECK(t["switches"][1]["uplink"] == gigabit_50us);
+  CHECK(t["switches"][1]["host_link"] ==
+        ordered_json({{"bandwidth_bps", 1e9}, {"latency_ns", 5'000}}));
   REQUIRE(t["ranks"].size() == 8);
   CHECK(t["ranks"][0] == ordered_json({{"host", "edge1-h00"}, {"switch", 1}}));
   CHECK(t["ranks"][7] == ordered_json({{"host", "edge2-h03"}, {"switch", 2}}));
@@ -45,6 +51,8 @@ TEST_CASE("topology.json: clusters with their policies and relays", "[runner]") 
     CHECK(relay["label"].get<std::string>().rfind(name + "-", 0) == 0);
   }
   for (const auto& sw : t["switches"]) CHECK(sw["cluster"].get<int>() >= 0);
+  CHECK(t["clusters"][0]["wan_link"] ==
+        ordered_json({{"bandwidth_bps", 1e9}, {"latency_ns", 3'000'000}}));
   CHECK(t["ranks"].size() == 22);
 }
 

@@ -7,6 +7,7 @@
 
 #include "tsunagi/runner/observer.hpp"
 #include "tsunagi/runner/regular_file.hpp"
+#include "tsunagi/runner/result.hpp"
 
 namespace tsunagi::realnet {
 namespace fs = std::filesystem;
@@ -47,14 +48,30 @@ nlohmann::json manifest_to_json(const RunManifest& manifest) {
           {"rtt_samples_min", manifest.rtt_samples_min}};
 }
 
+namespace {
+
+// Why `file` (OUT/realnet/run.json) is not there. Its directory without it is a batch job that
+// has not started: `--net slurm --dry-run` made the directory (Slurm opens its log there), and
+// the job's script writes run.json as its first step (issue 33: say so, not a bare error).
+std::string missing_manifest(const fs::path& file) {
+  const fs::path dir = file.parent_path();
+  std::error_code error;
+  if (fs::is_directory(dir, error))
+    return file.string() + ": not found, but " + dir.string() +
+           " exists: a batch job whose script has not started yet (it writes run.json first). "
+           "Collect once the job has run: sbatch --wait SCRIPT && tsunagi collect " +
+           dir.parent_path().string();
+  return file.string() +
+         ": not found; give the --out directory of a realnet run or batch job (its "
+         "realnet/run.json is written before any process starts)";
+}
+
+}  // namespace
+
 RunManifest read_manifest(const std::string& work_dir) {
   const fs::path file = fs::path(work_dir) / kManifestFileName;
   std::ifstream in(file);
-  if (!in)
-    throw std::invalid_argument(file.string() +
-                                ": not found; give the --out directory of a realnet run or "
-                                "batch job (its realnet/run.json is written before any process "
-                                "starts)");
+  if (!in) throw std::invalid_argument(missing_manifest(file));
   try {
     const nlohmann::json json = nlohmann::json::parse(in);
     RunManifest manifest;
@@ -101,7 +118,7 @@ std::vector<ProcessRecord> manifest_records(const RunManifest& manifest) {
 ReplayOutcome replay_run(const RunManifest& manifest, const std::vector<ProcessRecord>& records,
                          runner::RunObserver& observer) {
   ReplayOutcome outcome = replay_events(records, observer);
-  observer.on_backend_count("realnet_latency_scale", manifest.latency_scale);
+  observer.on_backend_count(runner::kLatencyScaleCount, manifest.latency_scale);
   observer.on_backend_count("realnet_rtt_samples_min", manifest.rtt_samples_min);
   return outcome;
 }
@@ -139,8 +156,28 @@ runner::RunSummary replayed_summary(const ReplayOutcome& replay, const std::stri
   return summary;
 }
 
+// A job that wrote run.json but none of its event files has not run its processes yet
+// (queued, or starting): collecting it would only fail every process.
+void check_events_written(const RunManifest& manifest) {
+  std::vector<std::string> looked_for;
+  for (const ManifestProcess& p : manifest.processes) {
+    const std::string file = manifest_path(manifest, p.events_file);
+    std::error_code error;
+    if (file.empty()) continue;
+    if (fs::exists(file, error)) return;
+    looked_for.push_back(file);
+  }
+  if (looked_for.empty()) return;
+  throw std::invalid_argument(
+      "the job has not run yet: run.json is there but none of its " +
+      std::to_string(looked_for.size()) + " processes has written its event file (looked for " +
+      looked_for.front() + (looked_for.size() > 1 ? " and the others beside it" : "") +
+      "). It may be queued or starting (squeue shows it); collect once it has run");
+}
+
 CollectedScenario collected_scenario(const std::string& work_dir) {
   const RunManifest manifest = read_manifest(work_dir);
+  check_events_written(manifest);
   return {manifest.scenario, manifest.overrides};
 }
 

@@ -69,7 +69,9 @@ void print_realnet_plan(const scenario::Scenario& scenario, const LaunchOptions&
 
 // `tsunagi collect`: a run's WORK_DIR (OUT/realnet) holds run.json, written before any process
 // started, and the processes' event files. The scenario file and --set list the run used:
-// (throws std::invalid_argument naming the file when run.json is missing or malformed).
+// (throws std::invalid_argument naming the file when run.json is missing or malformed, and
+// saying that the job has not run yet when the directory is there without run.json, or no
+// process has written its event file).
 struct CollectedScenario {
   std::string path;
   std::vector<std::string> overrides;

@@ -22,6 +22,11 @@ namespace tsunagi::runner {
 // Bumped whenever a key changes meaning or disappears (adding keys does not bump it).
 constexpr int kResultSchemaVersion = 1;
 
+// The backend count by which realnet emulation says how much it multiplied every link latency
+// (1 or absent: not at all). result.json then adds latency_scale and
+// workload.makespan_unscaled_s, and the summary says so.
+inline constexpr const char* kLatencyScaleCount = "realnet_latency_scale";
+
 // What the runner knows about a run besides what the processes reported.
 struct RunFacts {
   std::string scenario;  // scenario name

@@ -14,8 +14,9 @@ namespace tsunagi::runner {
 
 inline constexpr const char* kTopologyFileName = "topology.json";
 
-// {"kind": "tree"|"wan"|"dragonfly", "switches": [{name, parent, cluster, group}],
-//  "clusters": [{name, policy}], "ranks": [{host, switch}], "relays": [{label, cluster}]}
+// {"kind": "tree"|"wan"|"dragonfly", "switches": [{name, parent, cluster, group, uplink,
+//  host_link}], "clusters": [{name, policy, wan_link}], "ranks": [{host, switch}],
+//  "relays": [{label, cluster}]}; a link is {bandwidth_bps (bits/s), latency_ns (one way)}.
 nlohmann::ordered_json topology_json(const scenario::Scenario& scenario);
 
 // Writes topology_json(scenario) under a temporary name and renames it; throws OutputError.

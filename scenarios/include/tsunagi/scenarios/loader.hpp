@@ -34,6 +34,23 @@ class ScenarioError : public std::runtime_error {
   std::string message_;
 };
 
+// Several independent errors of one file (issue 33), in file order. The first is this error's
+// file(), line(), column() and message(); what() lists them, one "FILE:LINE:COL: ..." a line,
+// at most `listed` of them and then "… and K more errors". A TOML syntax error is reported
+// alone (what follows it cannot be read); unknown keys and misplaced tables are reported
+// together, before any value is read (a misspelt key's value would be read as its default).
+class ScenarioErrors : public ScenarioError {
+ public:
+  ScenarioErrors(std::vector<ScenarioError> errors, std::size_t listed);
+
+  const std::vector<ScenarioError>& errors() const { return errors_; }
+  const char* what() const noexcept override { return text_.c_str(); }
+
+ private:
+  std::vector<ScenarioError> errors_;
+  std::string text_;
+};
+
 // Overrides are "dotted.key=value" (arrays by index: "network.switch.1.hosts=8" or
 // "network.switch[1].hosts=8", or switches by name: "network.switch.edge1.hosts=8"). The value
 // is read as a TOML value (int, float, bool, array, inline table); anything else, such as a

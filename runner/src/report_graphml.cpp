@@ -1,0 +1,56 @@
+// DIR/topology.graphml (issue 33): the graph of topology.dot for tools that compute on graphs
+// rather than draw them (networkx, Gephi, yEd, igraph). Nodes are what the picture shows (the
+// WAN core, clusters' routers, Dragonfly groups, switches, relays, ranks); edges are the links
+// with their figures where topology.json has them.
+#include <sstream>
+
+#include "report_parts.hpp"
+#include "report_svg.hpp"
+#include "report_tree.hpp"
+
+namespace tsunagi::runner::report {
+namespace {
+
+constexpr const char* kKeys =
+    R"(  <key id="label" for="node" attr.name="label" attr.type="string"/>
+  <key id="kind" for="node" attr.name="kind" attr.type="string"/>
+  <key id="rank" for="node" attr.name="rank" attr.type="int"/>
+  <key id="bandwidth_bps" for="edge" attr.name="bandwidth_bps" attr.type="double"/>
+  <key id="latency_ns" for="edge" attr.name="latency_ns" attr.type="long"/>
+)";
+
+void write_node(std::ostringstream& out, std::size_t index, const DrawnNode& node) {
+  out << "  <node id=\"n" << index << "\"><data key=\"label\">" << escape(node.label)
+      << "</data><data key=\"kind\">" << node.kind << "</data>";
+  if (node.rank >= 0) out << "<data key=\"rank\">" << node.rank << "</data>";
+  out << "</node>\n";
+}
+
+void write_edge(std::ostringstream& out, std::size_t parent, int child, const LinkFigures& link) {
+  out << "  <edge source=\"n" << parent << "\" target=\"n" << child << "\">";
+  if (link.known())
+    out << "<data key=\"bandwidth_bps\">" << num(link.bandwidth_bps)
+        << "</data><data key=\"latency_ns\">" << link.latency_ns << "</data>";
+  out << "</edge>\n";
+}
+
+}  // namespace
+
+std::string topology_graphml(const RunFiles& run) {
+  const DrawnTree tree = true_tree(run);
+  if (tree.root < 0) return "";
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<!-- tsunagi: the true network of " << escape(run.result.value("scenario", "a run"))
+      << "; edges carry bandwidth_bps (bits/s) and latency_ns (one way) -->\n"
+      << "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
+      << kKeys << " <graph id=\"topology\" edgedefault=\"undirected\">\n";
+  for (std::size_t i = 0; i < tree.nodes.size(); ++i) write_node(out, i, tree.nodes[i]);
+  for (std::size_t i = 0; i < tree.nodes.size(); ++i)
+    for (int child : tree.nodes[i].children)
+      write_edge(out, i, child, tree.nodes[static_cast<std::size_t>(child)].link);
+  out << " </graph>\n</graphml>\n";
+  return out.str();
+}
+
+}  // namespace tsunagi::runner::report
