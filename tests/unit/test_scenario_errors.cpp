@@ -131,8 +131,8 @@ TEST_CASE("errors: placement and workload against the network", "[scenario][erro
   auto h = failure_of(kHead + "[workload]\nkind = \"sort\"\n");
   CHECK(h.line == 10);
   CHECK_THAT(h.what,
-             Contains("use \"none\", \"pingpong\", \"intsort\", \"connectivity\", \"multicast\" or "
-                      "\"indices\""));
+             Contains("use \"none\", \"pingpong\", \"intsort\", \"connectivity\", \"multicast\", "
+                      "\"lmmc\" or \"indices\""));
 }
 
 TEST_CASE("errors: TOML syntax and unreadable files", "[scenario][errors]") {
