@@ -28,7 +28,8 @@ std::uint32_t ProcessActor::take_put_slot() {
 void ProcessActor::put(int target, Message* message, std::uint64_t size, const Watch& what,
                        double rate) {
   message->from = index_;
-  if (rate <= 0 && world_.small_messages().applies(size) &&
+  const bool probe = message->kind == MessageKind::Ping || message->kind == MessageKind::Pong;
+  if (rate <= 0 && world_.small_messages().applies(size, probe) &&
       put_unmodelled(target, message, size, what))
     return;
   ::simgrid::s4u::Mailbox* mailbox = world_.completions().take_mailbox(target);

@@ -11,6 +11,7 @@
 //
 // - when a link of its route carries a SimGrid flow (bulk data, a throughput probe): then it
 //   shares the link as the solver says;
+// - when it is an RTT probe's ping or pong: measuring contention is what a probe is for;
 // - when its bytes take more than a tenth of its route's latency (a slow serial link, a large
 //   "small" message): then messages queued on a link at once could add a delay of the order of
 //   the latency itself. Below a tenth, k messages at once on one link add at most k tenths of a
@@ -46,9 +47,11 @@ class SmallMessages {
   explicit SmallMessages(const scenario::SimgridConfig& config);
 
   // Whether a message of `bytes` may be dated here (it still goes to SimGrid when arrival()
-  // says no).
-  bool applies(std::uint64_t bytes) const {
-    return active_ && (bytes < latency_only_below_ || bytes < uncontended_below_);
+  // says no). An RTT probe's ping and pong are only ever latency-only: a probe is there to
+  // measure what the network does to a small message, contention included (rtt_probe = "route"
+  // is the cheap way to probe).
+  bool applies(std::uint64_t bytes, bool rtt_probe) const {
+    return active_ && (bytes < latency_only_below_ || (!rtt_probe && bytes < uncontended_below_));
   }
   Route route(const ::simgrid::s4u::Host* from, const ::simgrid::s4u::Host* to) const;
   // When a message of `bytes` sent at `now` on `route` arrives; nullopt when it must be a
