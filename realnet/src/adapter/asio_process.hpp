@@ -134,6 +134,9 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
     bool gone = false;         // socket closed, erased from conns_
     bool writing = false;
     std::deque<OutChunk> out;
+    // The pieces of the write under way, untouched while `writing`: Asio is handed a view of
+    // them (a std::span), not the vector, which it would copy into every write.
+    std::vector<asio::const_buffer> gather;
   };
   using ConnPtr = std::shared_ptr<Conn>;
 

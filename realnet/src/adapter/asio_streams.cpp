@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <iostream>
+#include <span>
 
 #include "asio_process.hpp"
 #include "socket_buffers.hpp"
@@ -224,7 +225,8 @@ void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
     }
     return;
   }
-  std::vector<asio::const_buffer> buffers;
+  std::vector<asio::const_buffer>& buffers = conn->gather;
+  buffers.clear();
   std::vector<std::pair<std::size_t, std::uint64_t>> progress;  // per chunk: bytes, filler
   std::size_t budget = kWriteBudget;
   for (OutChunk& chunk : conn->out) {
@@ -243,7 +245,7 @@ void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
     progress.emplace_back(bytes, filler);
   }
   conn->writing = true;
-  asio::async_write(conn->socket, buffers,
+  asio::async_write(conn->socket, std::span<const asio::const_buffer>(buffers),
                     [this, id, conn, progress = std::move(progress)](
                         const boost::system::error_code& error, std::size_t) {
                       conn->writing = false;
