@@ -16,6 +16,7 @@ import argparse
 import collections
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -55,9 +56,17 @@ def strace_counts(args, side, rounds):
 
 
 def perf_counts(args, side, rounds):
+    """perf stat's software events, and the run's context switches and CPU time as getrusage
+    sees them (involuntary switches are other programs taking the CPU: the machine's load)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = subprocess.run(["perf", "stat", "-x", ",", "-e", ",".join(PERF_EVENTS)] +
                             bench(args, side, rounds), check=True, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     counts = collections.Counter()
+    counts["voluntary switches"] = after.ru_nvcsw - before.ru_nvcsw
+    counts["involuntary switches"] = after.ru_nivcsw - before.ru_nivcsw
+    counts["CPU us (user+sys)"] = 1e6 * (after.ru_utime + after.ru_stime -
+                                         before.ru_utime - before.ru_stime)
     for line in result.stderr.splitlines():
         fields = line.split(",")
         if len(fields) > 2 and fields[2] in PERF_EVENTS and fields[0].isdigit():
@@ -66,6 +75,7 @@ def perf_counts(args, side, rounds):
 
 
 def copy_counts(args, side, rounds):
+    """Bytes through memcpy/memmove/memset."""
     shim = os.path.join(args.build, "realnet", "libtsunagi-copy-count.so")
     result = subprocess.run(bench(args, side, rounds), check=True, capture_output=True, text=True,
                             env=dict(os.environ, LD_PRELOAD=os.path.abspath(shim)))
@@ -96,7 +106,8 @@ def main():
     args = parser.parse_args()
     sides = {side: per_round_trip(args, side) for side in ("adapter", "plain")}
     keys = [k for name in SYSCALLS for k in (name, name + " EAGAIN")]
-    keys += ["syscalls (all)"] + PERF_EVENTS + ["memcpy bytes", "memmove bytes", "memset bytes"]
+    keys += ["syscalls (all)"] + PERF_EVENTS + ["voluntary switches", "involuntary switches"]
+    keys += ["memcpy bytes", "memmove bytes", "memset bytes", "CPU us (user+sys)"]
     for rows in sides.values():
         rows["syscalls (all)"] = sum(v for k, v in rows.items()
                                      if " " not in k and k not in PERF_EVENTS)
