@@ -171,6 +171,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void take_read_blocks();
   void adapt_read_size(std::size_t got);
   void deliver_read(ConnId id, const ConnPtr& conn, std::size_t got);
+  Bytes hand_over(Bytes& block, std::size_t n);
   void pump(ConnId id, const ConnPtr& conn);
   void drop(ConnId id, const ConnPtr& conn, bool tell_core);
 
@@ -204,9 +205,11 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   std::vector<Bytes> read_blocks_;   // the blocks of the read being made
   std::vector<asio::mutable_buffer> read_iovecs_;
   static constexpr std::size_t kReadBlock = 64 * 1024;
+  static constexpr std::size_t kSmallestRead = 4096;
   static constexpr std::size_t kSpareChunks = 32;
   static constexpr std::size_t kReadBufferWorthKeeping = kReadBlock;
-  std::size_t stream_read_size_ = 4096;
+  std::size_t stream_read_size_ = kSmallestRead;
+  int small_reads_ = 0;  // reads in a row far smaller than stream_read_size_
   udp::endpoint datagram_from_;
   asio::steady_timer accept_pause_;  // accepting again after running out of descriptors
   bool descriptors_logged_ = false;  // that is said once, not at every retry
