@@ -192,7 +192,8 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // connection holds a buffer while it waits (256 KiB reads halve the per-byte cost of 64 KiB).
   std::vector<std::uint8_t> read_buffer_ = std::vector<std::uint8_t>(256 * 1024);
   // Frame streams read straight into the bytes handed to the core, which hands them back
-  // (recycle_received): no copy and no allocation per read. A read's size follows the traffic:
+  // (recycle_received): no copy and no allocation per read, but for the bytes of a block less
+  // than half filled (hand_over: a copy of a few bytes). A read's size follows the traffic:
   // 4 KiB while reads are small (growing a buffer is a zero fill), up to 1 MiB while they fill
   // it (a 1 MiB message in one read, as plain Asio's async_read takes it). Past 64 KiB a read
   // is scattered over 64 KiB blocks, each handed to the core as its own Received: a block read
