@@ -4,6 +4,11 @@
 // (2 x size / round trip) and the adapter/plain ratio per size. docs/realnet.md quotes it.
 //
 //   tsunagi-realnet-bench [--rounds N] [--sizes 64,1024,...]
+//   tsunagi-realnet-bench --only adapter|plain --rounds N --sizes 1048576
+// With --only, one side runs once, exactly N round trips per size, so its system calls, page
+// faults and copies can be counted alone (strace -c -f, perf stat): the difference between two
+// values of N, divided by their difference, is the cost of one round trip, both sides
+// (threads) together, without the set-up (docs/realnet.md, "Counts per round trip").
 #include <utility>
 
 #include <boost/asio.hpp>
@@ -11,6 +16,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <thread>
 
 #include "adapter/asio_process.hpp"
@@ -152,6 +158,18 @@ std::vector<double> plain_pingpong(std::uint64_t size, int rounds) {
   return samples;
 }
 
+// --only: one side, exactly `rounds` round trips per size, its median round trip printed.
+int run_one_side(const std::string& side, const std::vector<std::uint64_t>& sizes, int rounds) {
+  std::printf("%10s %14s\n", "bytes", (side + "_us").c_str());
+  for (const std::uint64_t size : sizes) {
+    const auto samples =
+        side == "adapter" ? adapter_pingpong(size, rounds) : plain_pingpong(size, rounds);
+    std::printf("%10llu %14.1f\n", static_cast<unsigned long long>(size),
+                samples.empty() ? 0.0 : median(samples));
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -159,9 +177,15 @@ int main(int argc, char** argv) {
   int rounds = 2000;
   std::vector<std::uint64_t> sizes{64, 1024, 65536, 1 << 20, 8 << 20};
   app.add_option("--rounds", rounds, "Round trips per size (a twentieth for sizes >= 1 MiB)")
+      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--sizes", sizes, "Message sizes in bytes")->delimiter(',');
+  std::string only;
+  app.add_option("--only", only,
+                 "Run one side once, exactly --rounds round trips per size (for counting)")
+      ->check(CLI::IsMember({"adapter", "plain"}));
   CLI11_PARSE(app, argc, argv);
+  if (!only.empty()) return run_one_side(only, sizes, rounds);
   std::printf("%10s %14s %14s %8s %14s %14s\n", "bytes", "adapter_us", "plain_us", "ratio",
               "adapter_MB/s", "plain_MB/s");
   for (const std::uint64_t size : sizes) {

@@ -134,6 +134,9 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
     bool gone = false;         // socket closed, erased from conns_
     bool writing = false;
     std::deque<OutChunk> out;
+    // The pieces of the write under way, untouched while `writing`: Asio is handed a view of
+    // them (a std::span), not the vector, which it would copy into every write.
+    std::vector<asio::const_buffer> gather;
   };
   using ConnPtr = std::shared_ptr<Conn>;
 
@@ -164,6 +167,11 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void on_bulk_header(const std::shared_ptr<PendingAccept>& pending);
   void on_connect_done(ConnId id, const ConnPtr& conn, const boost::system::error_code& error);
   void start_reading(ConnId id, const ConnPtr& conn, bool read_now);
+  void read_once(ConnId id, const ConnPtr& conn);
+  void take_read_blocks();
+  void adapt_read_size(std::size_t got);
+  void deliver_read(ConnId id, const ConnPtr& conn, std::size_t got);
+  Bytes hand_over(Bytes& block, std::size_t n);
   void pump(ConnId id, const ConnPtr& conn);
   void drop(ConnId id, const ConnPtr& conn, bool tell_core);
 
@@ -184,15 +192,25 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // connection holds a buffer while it waits (256 KiB reads halve the per-byte cost of 64 KiB).
   std::vector<std::uint8_t> read_buffer_ = std::vector<std::uint8_t>(256 * 1024);
   // Frame streams read straight into the bytes handed to the core, which hands them back
-  // (recycle_received): no copy and no allocation per read. Their size follows the traffic:
-  // 4 KiB while reads are small (growing one is a zero fill), up to 1 MiB while they fill it
-  // (a 1 MiB message in one read, as plain Asio's async_read takes it). A core that forwards
-  // what it read (moved into a SendCmd) gives the buffers back once they are written: a few
-  // are kept, as several reads may come before the first write ends (at most 4 MiB a process).
-  std::vector<Bytes> spare_chunks_;
-  static constexpr std::size_t kSpareChunks = 4;
-  static constexpr std::size_t kReadBufferWorthKeeping = 64 * 1024;
-  std::size_t stream_read_size_ = 4096;
+  // (recycle_received): no copy and no allocation per read, but for the bytes of a block less
+  // than half filled (hand_over: a copy of a few bytes). A read's size follows the traffic:
+  // 4 KiB while reads are small (growing a buffer is a zero fill), up to 1 MiB while they fill
+  // it (a 1 MiB message in one read, as plain Asio's async_read takes it). Past 64 KiB a read
+  // is scattered over 64 KiB blocks, each handed to the core as its own Received: a block read
+  // full keeps its size, so reading into it again fills nothing (issue 34: regrowing one 1 MiB
+  // buffer from the size of its last read zero-filled 1.7 MB per 1 MiB round trip). A core
+  // that forwards what it read (moved into a SendCmd) gives the blocks back once they are
+  // written: enough are kept for two 1 MiB reads before the first write ends (32 blocks, none
+  // larger than 128 KiB: at most 4 MiB a process).
+  std::vector<Bytes> spare_chunks_;  // by size, then capacity: the fullest last
+  std::vector<Bytes> read_blocks_;   // the blocks of the read being made
+  std::vector<asio::mutable_buffer> read_iovecs_;
+  static constexpr std::size_t kReadBlock = 64 * 1024;
+  static constexpr std::size_t kSmallestRead = 4096;
+  static constexpr std::size_t kSpareChunks = 32;
+  static constexpr std::size_t kReadBufferWorthKeeping = kReadBlock;
+  std::size_t stream_read_size_ = kSmallestRead;
+  int small_reads_ = 0;  // reads in a row far smaller than stream_read_size_
   udp::endpoint datagram_from_;
   asio::steady_timer accept_pause_;  // accepting again after running out of descriptors
   bool descriptors_logged_ = false;  // that is said once, not at every retry

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <iostream>
+#include <span>
 
 #include "asio_process.hpp"
 #include "socket_buffers.hpp"
@@ -117,26 +118,7 @@ void AsioProcess::on_connect_done(ConnId id, const ConnPtr& conn,
 void AsioProcess::start_reading(ConnId id, const ConnPtr& conn, bool read_now) {
   if (conn->gone) return;
   if (read_now) {
-    boost::system::error_code error;
-    // Set once: each call is an ioctl, one syscall more per message than plain Asio makes.
-    if (!conn->socket.non_blocking()) conn->socket.non_blocking(true, error);
-    Bytes chunk;
-    if (!spare_chunks_.empty()) {
-      chunk = std::move(spare_chunks_.back());
-      spare_chunks_.pop_back();
-    }
-    chunk.resize(stream_read_size_);
-    const std::size_t n = conn->socket.read_some(asio::buffer(chunk), error);
-    if (error && error != asio::error::would_block) return drop(id, conn, true);
-    constexpr std::size_t kLargestRead = 1024 * 1024;
-    stream_read_size_ = n == chunk.size()      ? std::min(2 * n, kLargestRead)
-                        : n * 4 < chunk.size() ? std::max<std::size_t>(n, 4096)
-                                               : stream_read_size_;
-    chunk.resize(error ? 0 : n);
-    if (!error && !conn->core_closed && !driver_.exited())
-      deliver(ReceivedInput{id, std::move(chunk), 0});
-    else
-      recycle_received(std::move(chunk));
+    read_once(id, conn);
     if (conn->gone) return;
   }
   conn->socket.async_wait(tcp::socket::wait_read,
@@ -147,26 +129,105 @@ void AsioProcess::start_reading(ConnId id, const ConnPtr& conn, bool read_now) {
                           });
 }
 
+// One read of what the socket holds, up to stream_read_size_, handed to the core.
+void AsioProcess::read_once(ConnId id, const ConnPtr& conn) {
+  boost::system::error_code error;
+  // Set once: each call is an ioctl, one syscall more per message than plain Asio makes.
+  if (!conn->socket.non_blocking()) conn->socket.non_blocking(true, error);
+  take_read_blocks();
+  const std::size_t got = conn->socket.read_some(read_iovecs_, error);
+  if (error && error != asio::error::would_block) {
+    for (Bytes& block : read_blocks_) recycle_received(std::move(block));
+    return drop(id, conn, true);
+  }
+  adapt_read_size(error ? 0 : got);
+  deliver_read(id, conn, error ? 0 : got);
+}
+
+// Buffers for stream_read_size_ bytes: one while reads are small, kReadBlock ones past that,
+// the spares that need no growing first.
+void AsioProcess::take_read_blocks() {
+  read_blocks_.clear();
+  read_iovecs_.clear();
+  for (std::size_t covered = 0; covered < stream_read_size_;) {
+    Bytes block;
+    if (!spare_chunks_.empty()) {
+      block = std::move(spare_chunks_.back());
+      spare_chunks_.pop_back();
+    }
+    block.resize(std::min(kReadBlock, stream_read_size_ - covered));
+    covered += block.size();
+    read_iovecs_.emplace_back(block.data(), block.size());
+    read_blocks_.push_back(std::move(block));
+  }
+}
+
+// Doubled while reads fill what they are offered; down to what came after several reads far
+// smaller, not after one: a 64 KiB message arrives as a 65,483-byte segment and a 53-byte tail,
+// and shrinking at the tail made the next message ramp up again over five reads (issue 34).
+void AsioProcess::adapt_read_size(std::size_t got) {
+  constexpr std::size_t kLargestRead = 1024 * 1024;
+  constexpr int kSmallReadsBeforeShrinking = 8;
+  if (got == stream_read_size_) {
+    stream_read_size_ = std::min(2 * got, kLargestRead);
+    small_reads_ = 0;
+  } else if (got * 4 >= stream_read_size_) {
+    small_reads_ = 0;
+  } else if (++small_reads_ == kSmallReadsBeforeShrinking) {
+    stream_read_size_ = std::max(got, kSmallestRead);
+    small_reads_ = 0;
+  }
+}
+
+// Each block that holds read bytes is one Received, in order; the rest go back unused. The
+// blocks are moved out while the core runs: a read it caused would take read_blocks_ anew.
+void AsioProcess::deliver_read(ConnId id, const ConnPtr& conn, std::size_t got) {
+  std::vector<Bytes> blocks = std::move(read_blocks_);
+  for (Bytes& block : blocks) {
+    const std::size_t n = std::min(got, block.size());
+    got -= n;
+    if (n == 0 || conn->gone || conn->core_closed || driver_.exited()) {
+      recycle_received(std::move(block));
+      continue;
+    }
+    deliver(ReceivedInput{id, hand_over(block, n), 0});
+  }
+  blocks.clear();
+  read_blocks_ = std::move(blocks);  // its capacity: the next read allocates nothing
+}
+
+// The first n bytes of a block, for the core. A block less than half filled is kept whole and
+// its bytes handed over as a copy: copying n bytes costs less than zero-filling the rest of
+// the block when it is next read into (a 64-byte message in a 4 KiB block: 64 bytes copied
+// instead of 4,032 filled).
+Bytes AsioProcess::hand_over(Bytes& block, std::size_t n) {
+  if (n * 2 >= block.size()) {
+    block.resize(n);
+    return std::move(block);
+  }
+  Bytes bytes(block.begin(), block.begin() + static_cast<std::ptrdiff_t>(n));
+  recycle_received(std::move(block));
+  return bytes;
+}
+
 static_assert(runner::takes_back_received<AsioProcess>::value,
               "the driver must hand received bytes back to the realnet adapter");
 
-// The largest buffers are kept (the one read next is the last kept); an empty one (the core
-// took it) is no buffer.
+// Kept by size, then capacity, the fullest last (reads take from the back); when all places
+// are taken, the least full gives way. An empty buffer (the core took it) is no buffer, a
+// small one (a copy hand_over made) would be reallocated by a read, and a large one (a frame
+// the core built) would hold its memory as a read block.
 void AsioProcess::recycle_received(Bytes&& bytes) {
-  if (bytes.capacity() == 0) return;
-  const auto by_capacity = [](const Bytes& a, const Bytes& b) {
-    return a.capacity() < b.capacity();
+  if (bytes.capacity() < kSmallestRead || bytes.capacity() > 2 * kReadBlock) return;
+  const auto fuller = [](const Bytes& a, const Bytes& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a.capacity() < b.capacity();
   };
-  if (spare_chunks_.size() < kSpareChunks) {
-    spare_chunks_.push_back(std::move(bytes));
-  } else {
-    auto smallest = std::min_element(spare_chunks_.begin(), spare_chunks_.end(), by_capacity);
-    if (bytes.capacity() <= smallest->capacity()) return;
-    *smallest = std::move(bytes);
+  if (spare_chunks_.size() == kSpareChunks) {
+    if (!fuller(spare_chunks_.front(), bytes)) return;
+    spare_chunks_.erase(spare_chunks_.begin());
   }
-  // The largest last: reads take from the back.
-  std::iter_swap(std::max_element(spare_chunks_.begin(), spare_chunks_.end(), by_capacity),
-                 spare_chunks_.end() - 1);
+  const auto at = std::upper_bound(spare_chunks_.begin(), spare_chunks_.end(), bytes, fuller);
+  spare_chunks_.insert(at, std::move(bytes));
 }
 
 void AsioProcess::send(SendCmd& cmd) {
@@ -187,7 +248,8 @@ void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
     }
     return;
   }
-  std::vector<asio::const_buffer> buffers;
+  std::vector<asio::const_buffer>& buffers = conn->gather;
+  buffers.clear();
   std::vector<std::pair<std::size_t, std::uint64_t>> progress;  // per chunk: bytes, filler
   std::size_t budget = kWriteBudget;
   for (OutChunk& chunk : conn->out) {
@@ -206,7 +268,7 @@ void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
     progress.emplace_back(bytes, filler);
   }
   conn->writing = true;
-  asio::async_write(conn->socket, buffers,
+  asio::async_write(conn->socket, std::span<const asio::const_buffer>(buffers),
                     [this, id, conn, progress = std::move(progress)](
                         const boost::system::error_code& error, std::size_t) {
                       conn->writing = false;
