@@ -100,12 +100,13 @@ constexpr const char* kScript = R"(
     pending = true;
     window.requestAnimationFrame(function () { pending = false; draw(); });
   }
-  function show(lo, hi) {
+  // The wheel and dragging redraw once a frame; a button at once.
+  function show(lo, hi, now) {
     var span = Math.max(hi - lo, 1e-7);
     lo = Math.max(0, Math.min(lo, 1 - span));
     view.lo = lo;
     view.hi = Math.min(1, lo + span);
-    redraw();
+    if (now) draw(); else redraw();
   }
   // Position 0..1 on the shown axis of a mouse event over the plot.
   function position(event) {
@@ -133,14 +134,14 @@ constexpr const char* kScript = R"(
   document.querySelectorAll('#timeline-controls button').forEach(function (button) {
     button.addEventListener('click', function () {
       var a = at(+button.dataset.t0), b = at(+button.dataset.t1), pad = (b - a) * 0.03;
-      show(a - pad, b + pad);
+      show(a - pad, b + pad, true);
     });
   });
   var linear = document.getElementById('timeline-linear');
   linear.addEventListener('change', function () {
     var t0 = timeAt(view.lo), t1 = timeAt(view.hi);
     view.linear = linear.checked;
-    show(at(t0), at(t1));
+    show(at(t0), at(t1), true);
   });
   figure.dataset.zoomable = 'yes';
 })();

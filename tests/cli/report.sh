@@ -29,10 +29,36 @@ if grep -Eo '<(link|img|iframe|object|embed)[^>]*>|(src|href)="[^"#][^"]*"|@impo
   fail "report.html refers to something outside itself (above)"
 fi
 
-open_in_browser "$WORK/run/report.html" "$WORK/page"
+# The page in the browser, with one more script at its end that clicks the last phase's button
+# and the linear-axis box: the spans and the axis labels must move, with no console message
+# (one browser start for both checks: each costs seconds).
+cat >"$WORK/zoom_check.js" <<'JS'
+(function () {
+  function state() {
+    var xs = [];
+    document.querySelectorAll('#timeline-svg rect.phase, #timeline-svg g.axis text')
+      .forEach(function (e) { xs.push(e.getAttribute('x') + e.textContent); });
+    return xs.join(' ');
+  }
+  var before = state();
+  var buttons = document.querySelectorAll('#timeline-controls button');
+  buttons[buttons.length - 1].click();
+  var zoomed = state();
+  document.getElementById('timeline-linear').click();
+  var linear = state();
+  document.body.dataset.zoomCheck = before !== zoomed && zoomed !== linear ? 'moved' : 'still';
+})();
+JS
+python3 -c 'import sys; page, js = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+print(page.replace("</body>", "<script>" + js + "</script></body>"), end="")' \
+  "$WORK/run/report.html" "$WORK/zoom_check.js" >"$WORK/zoom.html"
+open_in_browser "$WORK/zoom.html" "$WORK/page"
 # The timeline's script ran to its end (it marks the figure once its handlers are set).
 grep -q 'id="timeline-svg"[^>]*data-zoomable="yes"' "$WORK/page.dom.html" ||
   fail "the timeline's zoom script did not run"
+grep -q 'data-zoom-check="moved"' "$WORK/page.dom.html" ||
+  fail "a phase button or the linear axis did not move the timeline"
+echo "ok: a phase button and the linear-axis box redraw the timeline"
 
 # The same page again through `tsunagi report DIR`: byte-identical (deterministic).
 cp "$WORK/run/report.html" "$WORK/first.html"
