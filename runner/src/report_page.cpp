@@ -119,7 +119,9 @@ ReportOutput write_run_report(const std::filesystem::path& dir) {
       {"topology", "True network and inferred groups",
        "Ranks (squares) hang off their true switch, router or cluster, filled with the colour of "
        "the group the rendezvous put them in. A red outline and x mark a rank whose inferred "
-       "group is not exactly the ranks of its switch.",
+       "group is not exactly the ranks of its switch. Above a few hundred ranks each switch's "
+       "ranks are one bar in the colour of their main inferred group, outlined red when any of "
+       "them is in a wrong group (the tooltip counts them).",
        report::true_topology_svg(run),
        "topology.json is missing (runs before this version): rerun to draw the true network."},
       {"inferred", "What was inferred",

@@ -168,6 +168,9 @@ std::string true_topology_svg(const RunFiles& run) {
       svg.rect(node.x - 5, y_of(node) - 5, 10, 10,
                attr("fill", "#1f5fbf") +
                    attr("transform", "rotate(45 " + num(node.x) + " " + num(y_of(node)) + ")"));
+    } else if (node.children.empty() && unit < 12) {
+      // A leaf switch narrower than any label: a dot; its name is in the tooltip.
+      svg.circle(node.x, y_of(node), 2.5, attr("fill", "#555555"));
     } else {
       const std::string label = fitted_label(node, tree, unit);
       const double box = std::max(12.0, 6.5 * static_cast<double>(label.size()) + 8);

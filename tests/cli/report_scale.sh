@@ -31,3 +31,17 @@ assert size < 1_000_000, f"report.html is {size} bytes"
 print(f"ok: {ranks} ranks, {groups} groups: {per_group} timeline rows, {labels} labels, "
       f"report.html {size} bytes")
 PY
+
+# A wrong group still shows when ranks are summed up: move one rank of G0 into G1, and the bars
+# of exactly two switches (every rank of both groups is now in a wrong group) are marked.
+python3 - "$WORK/run/result.json" <<'PY'
+import json, sys
+result = json.load(open(sys.argv[1]))
+groups = result["inference"]["groups"]
+groups[1].append(groups[0].pop())
+json.dump(result, open(sys.argv[1], "w"))
+PY
+"$TSUNAGI" report "$WORK/run" >/dev/null 2>&1 || fail "tsunagi report failed on the changed result"
+marked=$(grep -o 'class="ranks mismatch"' "$WORK/run/report.html" | wc -l)
+[ "$marked" = 2 ] || fail "$marked switch bars marked wrong after moving one rank, expected 2"
+echo "ok: moving one rank marks the bars of its two switches"
