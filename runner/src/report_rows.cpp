@@ -129,6 +129,31 @@ std::vector<std::vector<int>> rank_sets(const RunFiles& run, bool per_group,
   return sets;
 }
 
+// The name of each rank's true switch, from topology.json ("" without one).
+std::vector<std::string> true_switch_names(const RunFiles& run) {
+  std::vector<std::string> names;
+  if (!run.topology.is_object()) return names;
+  const auto switches = run.topology.value("switches", nlohmann::ordered_json::array());
+  for (const auto& rank : run.topology.value("ranks", nlohmann::ordered_json::array())) {
+    const int sw = rank.is_object() ? rank.value("switch", -1) : -1;
+    names.push_back(sw >= 0 && static_cast<std::size_t>(sw) < switches.size()
+                        ? switches[static_cast<std::size_t>(sw)].value("name", std::string())
+                        : "");
+  }
+  return names;
+}
+
+// The true switch all of `ranks` hang off, or "" when they do not share one.
+std::string shared_switch(const std::vector<std::string>& names, const std::vector<int>& ranks) {
+  std::string shared;
+  for (int r : ranks) {
+    const auto i = static_cast<std::size_t>(r);
+    if (i >= names.size() || names[i].empty() || (!shared.empty() && names[i] != shared)) return "";
+    shared = names[i];
+  }
+  return shared;
+}
+
 std::string ranks_text(const std::vector<const Row*>& members) {
   std::string text;
   for (std::size_t i = 0; i < members.size() && i < 24; ++i)
@@ -142,7 +167,8 @@ void add_band(Timeline& timeline, Band band, const std::vector<const Row*>& memb
   band.first_row = timeline.rows.size();
   band.note =
       band.label + ": " + std::to_string(members.size()) + " ranks (" + ranks_text(members) + ")";
-  band.label += ": " + std::to_string(members.size());
+  if (!band.on.empty()) band.note += ", all on switch " + band.on;
+  band.label += ": " + std::to_string(members.size()) + (band.on.empty() ? "" : " on " + band.on);
   const int index = static_cast<int>(timeline.bands.size());
   if (timeline.per_group) {
     Row row{band.label,
@@ -201,6 +227,9 @@ Timeline build_timeline(const RunFiles& run) {
   std::vector<Band> bands;
   const std::vector<std::vector<int>> sets = rank_sets(run, timeline.per_group, bands);
   for (const Band& band : bands) timeline.groups += band.group >= 0 ? 1 : 0;
+  const std::vector<std::string> switch_names = true_switch_names(run);
+  for (std::size_t b = 0; b < sets.size(); ++b)
+    if (bands[b].group >= 0) bands[b].on = shared_switch(switch_names, sets[b]);
   std::map<std::string, std::size_t> row_of;
   for (std::size_t i = 0; i < timeline.rows.size(); ++i) row_of[timeline.rows[i].proc] = i;
   for (std::size_t b = 0; b < sets.size(); ++b) {

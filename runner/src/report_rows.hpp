@@ -44,6 +44,7 @@ struct Band {
   std::string note;   // tooltip: which ranks
   int group = -1;     // inferred group, -1 for a block or ranks without one
   std::size_t first_row = 0, rows = 0;
+  std::string on = {};  // the true switch all its ranks hang off (topology.json), if one
 };
 
 // A decision of one process about another (a shortcut opened, a connect failed): an arrow
