@@ -101,7 +101,10 @@ runner::RunSummary run_simgrid_with(const scenario::Scenario& scenario,
                                     const runner::ProcessFactories& processes,
                                     const SimgridOptions& options) {
   const runner::RunSummary summary = run_engine(scenario, observer, processes, options);
-  if (!options.paje_file.empty()) close_paje_at(options.paje_file, summary.end);
+  // A failed run keeps SimGrid's own end: a process still waiting at the end has no exit to
+  // end it, and the rest of the trace is what tells why.
+  if (!options.paje_file.empty() && summary.all_exited_ok && summary.end > 0)
+    close_paje_at(options.paje_file, summary.end);
   return summary;
 }
 
