@@ -4,6 +4,7 @@
 
 #include "report_parts.hpp"
 #include "report_svg.hpp"
+#include "report_timeline.hpp"
 #include "tsunagi/runner/output_files.hpp"
 #include "tsunagi/runner/report.hpp"
 #include "tsunagi/runner/verdicts.hpp"
@@ -24,6 +25,8 @@ table.facts td:first-child { color: #555; }
 figure { margin: 0.5em 0; overflow-x: auto; } svg { background: #fff; }
 .hl rect, .hl circle { stroke: #000 !important; stroke-width: 3 !important; }
 line.hl { stroke: #000 !important; stroke-width: 2.5 !important; }
+.controls { margin: 0.3em 0; } .controls button { margin: 0 4px 4px 0; cursor: pointer; }
+#timeline-svg svg.plot { cursor: grab; }
 )";
 
 // Hovering a rank (in any picture) highlights it everywhere and its overlay edges.
@@ -43,7 +46,8 @@ constexpr const char* kScript = R"(
   var summary = document.getElementById('dom-summary');
   summary.textContent = 'ranks drawn: ' + document.querySelectorAll('#topology-svg .rank').length +
     ', overlay edges: ' + document.querySelectorAll('#overlay-svg line').length +
-    ', timeline rows: ' + document.querySelectorAll('#timeline-svg .process').length;
+    ', timeline rows: ' +
+    document.querySelectorAll('#timeline-svg .process, #timeline-svg .group-row').length;
   document.body.dataset.ready = 'yes';
 })();
 )";
@@ -101,7 +105,8 @@ struct Section {
   const char* title;
   const char* caption;
   std::string svg;
-  const char* missing;  // said instead when there is no picture
+  const char* missing;        // said instead when there is no picture
+  std::string controls = {};  // HTML between the caption and the picture
 };
 
 }  // namespace
@@ -109,11 +114,14 @@ struct Section {
 ReportOutput write_run_report(const std::filesystem::path& dir) {
   const report::RunFiles run = report::read_run_files(dir);
   ReportOutput output;
+  report::TimelineFigure timeline = report::timeline_figure(run);
   std::vector<Section> sections = {
       {"topology", "True network and inferred groups",
        "Ranks (squares) hang off their true switch, router or cluster, filled with the colour of "
        "the group the rendezvous put them in. A red outline and x mark a rank whose inferred "
-       "group is not exactly the ranks of its switch.",
+       "group is not exactly the ranks of its switch. Above a few hundred ranks each switch's "
+       "ranks are one bar in the colour of their main inferred group, outlined red when any of "
+       "them is in a wrong group (the tooltip counts them).",
        report::true_topology_svg(run),
        "topology.json is missing (runs before this version): rerun to draw the true network."},
       {"inferred", "What was inferred",
@@ -123,15 +131,22 @@ ReportOutput write_run_report(const std::filesystem::path& dir) {
        "No groups were inferred from RTTs in this run (the plan needs none, or takes them from "
        "site labels)."},
       {"overlay", "Overlay",
-       "Ranks on a circle in rank order, relays (blue diamonds) inside. Grey: static "
-       "connections of the plan; orange: shortcuts; red dashed: connects that failed; blue: "
-       "links between relays; light blue dashed: ranks attached to their relay.",
+       "The inferred groups as clusters (their colour as in the pictures above), each group's "
+       "ranks on its own circle, relays (blue diamonds) beside the groups attached to them. "
+       "Ranks with static connections to other groups are drawn larger (the groups' leaders "
+       "or gateways). Grey: static connections of the plan; orange: shortcuts; red dashed: "
+       "connects that failed; blue: links between relays; light blue dashed: ranks attached "
+       "to their relay. Above a few hundred ranks each group is one disc and the lines join "
+       "groups, as wide as the connections between them.",
        report::overlay_svg(run), ""},
       {"timeline", "Timeline of protocol phases",
-       "One row per process, from trace.jsonl (the same decisions from every backend). A phase "
-       "begins at the decision that starts it; red ticks are other decisions (shortcuts, "
-       "failed connects, ...). Hover for names and times.",
-       report::timeline_svg(run), ""},
+       "From trace.jsonl (the same decisions from every backend), rows gathered by inferred "
+       "group (the bar at the left, in the group's colour); above a few hundred ranks one row "
+       "per group, whose phases begin when its median rank entered them (the tooltip gives "
+       "the first and last). A phase begins at the decision that starts it; black ticks are "
+       "other decisions, blue arrows the decisions about another rank (a shortcut opened, a "
+       "connect that failed). Hover for names and times.",
+       timeline.svg, "", timeline.controls},
       {"rtts", "Sorted RTTs of rank 0 (paper 000, Fig. 4)",
        "Rank 0's RTT to every peer, smallest first; green peers share rank 0's true switch. The "
        "jump is where inference cuts.",
@@ -152,15 +167,16 @@ ReportOutput write_run_report(const std::filesystem::path& dir) {
       if (*section.missing != '\0')
         output.notes.push_back(std::string(section.id) + ": " + section.missing);
     } else {
-      html << "<p class=\"note\">" << escape(section.caption) << "</p>\n<figure>" << section.svg
-           << "</figure>\n";
+      html << "<p class=\"note\">" << escape(section.caption) << "</p>\n"
+           << section.controls << "<figure>" << section.svg << "</figure>\n";
       const std::filesystem::path file = dir / (std::string(section.id) + ".svg");
       write_text_file(file, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n" + section.svg);
       output.files.push_back(file);
     }
     html << "</section>\n";
   }
-  html << "<script>" << kScript << "</script>\n</body></html>\n";
+  html << "<script>" << kScript << "</script>\n<script>" << report::timeline_script()
+       << "</script>\n</body></html>\n";
   output.page = dir / "report.html";
   write_text_file(output.page, html.str());
   report::write_graphviz_files(run, output);

@@ -20,12 +20,12 @@ std::string topology_graphml(const RunFiles& run);
 // What the rendezvous inferred: its tree over the groups if it inferred one, else the groups.
 std::string inferred_topology_svg(const RunFiles& run);
 
-// Ranks on a circle, relays inside: static connections, shortcuts, relay links, attachments.
+// The overlay drawn as the inferred groups: each a cluster of its ranks (or, above
+// kRowsPerRankMax ranks, one disc), static connections, shortcuts, relay links, attachments.
 std::string overlay_svg(const RunFiles& run);
 std::string overlay_dot(const RunFiles& run);
 
-// One row per process: protocol phases (between phase-starting decisions) and event ticks.
-std::string timeline_svg(const RunFiles& run);
+// The timeline is report_timeline.hpp's: a figure with controls and a script.
 
 // Rank 0's RTTs to every peer, sorted (paper 000, Fig. 4); empty when rank 0 did not report them.
 std::string sorted_rtts_svg(const RunFiles& run);

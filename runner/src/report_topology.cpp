@@ -1,9 +1,11 @@
 // The report's pictures of the network: the true one with each rank coloured by its inferred
 // group and wrong ones marked, its DOT form, and what the rendezvous inferred.
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "report_parts.hpp"
+#include "report_rows.hpp"
 #include "report_svg.hpp"
 #include "report_tree.hpp"
 
@@ -62,20 +64,79 @@ std::string fitted_label(const DrawnNode& node, const DrawnTree& tree, double un
   return node.label.substr(0, fits > 2 ? fits - 1 : 1) + "~";
 }
 
+// The ranks under one switch, when they are too many to draw one by one.
+struct RankFold {
+  int ranks = 0;
+  int wrong = 0;
+  std::map<int, int> groups;  // inferred group -> ranks in it
+  int main_group() const {
+    int best = -1, most = 0;
+    for (const auto& [group, n] : groups)
+      if (n > most) best = group, most = n;
+    return best;
+  }
+  std::string note(const std::string& name) const {
+    std::string text = name + ": " + std::to_string(ranks) + " ranks; inferred groups";
+    for (const auto& [group, n] : groups)
+      text += " " + (group < 0 ? std::string("none") : "G" + std::to_string(group)) + " x" +
+              std::to_string(n);
+    return text + "; " + std::to_string(wrong) + " in a wrongly inferred group";
+  }
+};
+
+// Above kRowsPerRankMax ranks: takes the ranks out of the tree (so its switches are the
+// leaves) and sums them up per switch.
+std::map<int, RankFold> fold_ranks(DrawnTree& tree, const std::vector<int>& group_of,
+                                   const std::vector<bool>& wrong) {
+  std::map<int, RankFold> folds;
+  for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
+    std::vector<int> kept;
+    for (int child : tree.nodes[i].children) {
+      const DrawnNode& c = tree.nodes[static_cast<std::size_t>(child)];
+      if (c.kind != "rank") {
+        kept.push_back(child);
+        continue;
+      }
+      const auto r = static_cast<std::size_t>(c.rank);
+      RankFold& fold = folds[static_cast<int>(i)];
+      ++fold.ranks;
+      fold.wrong += r < wrong.size() && wrong[r] ? 1 : 0;
+      ++fold.groups[r < group_of.size() ? group_of[r] : -1];
+    }
+    tree.nodes[i].children = std::move(kept);
+  }
+  return folds;
+}
+
+void draw_fold(Svg& svg, const DrawnNode& node, const RankFold& fold, double y, double width,
+               std::size_t groups) {
+  svg.raw("<g" + attr("class", fold.wrong > 0 ? "ranks mismatch" : "ranks") + "><title>" +
+          escape(fold.note(node.label)) + "</title>\n");
+  svg.rect(node.x - width / 2, y, width, 24,
+           attr("fill", rank_fill(fold.main_group(), groups)) +
+               attr("stroke", fold.wrong > 0 ? "#d00000" : "#333333") +
+               attr("stroke-width", fold.wrong > 0 ? "2" : "0.4"));
+  svg.raw("</g>\n");
+}
+
 }  // namespace
 
 std::string true_topology_svg(const RunFiles& run) {
   DrawnTree tree = true_tree(run);
   if (tree.root < 0) return "";
+  const std::vector<int> group_of = inferred_group_of_rank(run);
+  const std::vector<bool> wrong = rank_mismatches(run, tree);
+  const bool folded = process_count(run) > kRowsPerRankMax;
+  const std::map<int, RankFold> folds =
+      folded ? fold_ranks(tree, group_of, wrong) : std::map<int, RankFold>{};
   std::size_t leaves = 0;
-  for (const DrawnNode& node : tree.nodes) leaves += node.children.empty() ? 1 : 0;
+  for (const DrawnNode& node : tree.nodes)
+    leaves += node.children.empty() && !(folded && node.kind == "rank") ? 1 : 0;
   const double unit =
       std::clamp(1100.0 / static_cast<double>(std::max<std::size_t>(leaves, 1)), 4.0, 40.0);
   layout_tree(tree, unit, kMargin);
   const double width = std::max(400.0, 2 * kMargin + unit * static_cast<double>(tree.leaves));
-  const double height = 2 * kMargin + kLevel * tree.depth + 40;
-  const std::vector<int> group_of = inferred_group_of_rank(run);
-  const std::vector<bool> wrong = rank_mismatches(run, tree);
+  const double height = 2 * kMargin + kLevel * (tree.depth + (folded ? 1 : 0)) + 40;
   const std::size_t groups = group_count(run);
   const double size = std::min(12.0, unit - 1);
   Svg svg("topology-svg", width, height, "true network, ranks coloured by inferred group");
@@ -86,8 +147,15 @@ std::string true_topology_svg(const RunFiles& run) {
       svg.line(node.x, y_of(node) + 8, c.x, y_of(c) - (c.kind == "rank" ? 0 : 8),
                attr("stroke", "#999999") + attr("stroke-width", "0.8"));
     }
+  for (const auto& [index, fold] : folds) {
+    const DrawnNode& node = tree.nodes[static_cast<std::size_t>(index)];
+    svg.line(node.x, y_of(node) + 8, node.x, y_of(node) + kLevel - 4,
+             attr("stroke", "#999999") + attr("stroke-width", "0.8"));
+    draw_fold(svg, node, fold, y_of(node) + kLevel - 4, std::max(2.0, unit - 1), groups);
+  }
   for (const DrawnNode& node : tree.nodes) {
     if (node.kind == "rank") {
+      if (folded) continue;
       const auto r = static_cast<std::size_t>(node.rank);
       draw_rank(svg, node, y_of(node), size, r < group_of.size() ? group_of[r] : -1, groups,
                 r < wrong.size() && wrong[r], unit >= 14);
@@ -100,6 +168,9 @@ std::string true_topology_svg(const RunFiles& run) {
       svg.rect(node.x - 5, y_of(node) - 5, 10, 10,
                attr("fill", "#1f5fbf") +
                    attr("transform", "rotate(45 " + num(node.x) + " " + num(y_of(node)) + ")"));
+    } else if (node.children.empty() && unit < 12) {
+      // A leaf switch narrower than any label: a dot; its name is in the tooltip.
+      svg.circle(node.x, y_of(node), 2.5, attr("fill", "#555555"));
     } else {
       const std::string label = fitted_label(node, tree, unit);
       const double box = std::max(12.0, 6.5 * static_cast<double>(label.size()) + 8);
@@ -113,11 +184,16 @@ std::string true_topology_svg(const RunFiles& run) {
 }
 
 std::string true_topology_dot(const RunFiles& run) {
-  const DrawnTree tree = true_tree(run);
+  DrawnTree tree = true_tree(run);
   if (tree.root < 0) return "";
   const std::vector<int> group_of = inferred_group_of_rank(run);
   const std::vector<bool> wrong = rank_mismatches(run, tree);
   const std::size_t groups = group_count(run);
+  // Above kRowsPerRankMax ranks a switch stands for its ranks: dot lays out 10,000 leaves in
+  // minutes, 250 switches at once.
+  const bool folded = process_count(run) > kRowsPerRankMax;
+  const std::map<int, RankFold> folds =
+      folded ? fold_ranks(tree, group_of, wrong) : std::map<int, RankFold>{};
   std::ostringstream dot;
   dot << "// tsunagi: the true network of " << run.result.value("scenario", "a run")
       << "; ranks filled by inferred group, red = in a wrongly inferred group\n"
@@ -125,6 +201,18 @@ std::string true_topology_dot(const RunFiles& run) {
       << "graph topology {\n  rankdir = TB; node [fontname = \"sans-serif\", fontsize = 10];\n";
   for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
     const DrawnNode& node = tree.nodes[i];
+    if (folded && node.kind == "rank") continue;
+    const auto fold = folds.find(static_cast<int>(i));
+    if (fold != folds.end()) {
+      const int group = fold->second.main_group();
+      dot << "  n" << i << " [label = "
+          << dot_quoted(node.label + " (" + std::to_string(fold->second.ranks) + " ranks)")
+          << ", shape = box, style = \"rounded,filled\", fillcolor = "
+          << dot_quoted(group < 0 ? "0 0 0.8"
+                                  : palette_dot(static_cast<std::size_t>(group), groups))
+          << (fold->second.wrong > 0 ? ", color = red, penwidth = 3" : "") << "];\n";
+      continue;
+    }
     dot << "  n" << i << " [label = " << dot_quoted(node.label);
     if (node.kind == "rank") {
       const auto r = static_cast<std::size_t>(node.rank);

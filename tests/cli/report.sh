@@ -1,7 +1,9 @@
 # tsunagi run --report: the run report of SCENARIO opens in headless Chromium without console
-# output, and the rendered DOM holds the true topology (one mark per rank), the overlay, the
-# timeline (one row per process of the trace) and the other pictures; the DOT and SVG files
-# beside it exist and Graphviz rendered them. Usage: report.sh SCENARIO [run options...]
+# output, and the rendered DOM holds the true topology (one mark per rank), the overlay (one
+# cluster per inferred group, one mark per rank), the timeline (one row per process of the
+# trace, gathered in labelled group bands, a legend of the phases, the zoom controls and the
+# script that drives them) and the other pictures; the DOT and SVG files beside it exist and
+# Graphviz rendered them. Usage: report.sh SCENARIO [run options...]
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/browser_check.sh"
 scenario=$1
@@ -27,7 +29,36 @@ if grep -Eo '<(link|img|iframe|object|embed)[^>]*>|(src|href)="[^"#][^"]*"|@impo
   fail "report.html refers to something outside itself (above)"
 fi
 
-open_in_browser "$WORK/run/report.html" "$WORK/page"
+# The page in the browser, with one more script at its end that clicks the last phase's button
+# and the linear-axis box: the spans and the axis labels must move, with no console message
+# (one browser start for both checks: each costs seconds).
+cat >"$WORK/zoom_check.js" <<'JS'
+(function () {
+  function state() {
+    var xs = [];
+    document.querySelectorAll('#timeline-svg rect.phase, #timeline-svg g.axis text')
+      .forEach(function (e) { xs.push(e.getAttribute('x') + e.textContent); });
+    return xs.join(' ');
+  }
+  var before = state();
+  var buttons = document.querySelectorAll('#timeline-controls button');
+  buttons[buttons.length - 1].click();
+  var zoomed = state();
+  document.getElementById('timeline-linear').click();
+  var linear = state();
+  document.body.dataset.zoomCheck = before !== zoomed && zoomed !== linear ? 'moved' : 'still';
+})();
+JS
+python3 -c 'import sys; page, js = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+print(page.replace("</body>", "<script>" + js + "</script></body>"), end="")' \
+  "$WORK/run/report.html" "$WORK/zoom_check.js" >"$WORK/zoom.html"
+open_in_browser "$WORK/zoom.html" "$WORK/page"
+# The timeline's script ran to its end (it marks the figure once its handlers are set).
+grep -q 'id="timeline-svg"[^>]*data-zoomable="yes"' "$WORK/page.dom.html" ||
+  fail "the timeline's zoom script did not run"
+grep -q 'data-zoom-check="moved"' "$WORK/page.dom.html" ||
+  fail "a phase button or the linear axis did not move the timeline"
+echo "ok: a phase button and the linear-axis box redraw the timeline"
 
 # The same page again through `tsunagi report DIR`: byte-identical (deterministic).
 cp "$WORK/run/report.html" "$WORK/first.html"
@@ -51,14 +82,14 @@ class Counter(html.parser.HTMLParser):
         svg = next((s for s in reversed(self.stack) if s), None)
         if tag == "svg":
             svg = a.get("id")
-        if tag not in ("line", "rect", "circle", "path", "text", "title", "br", "meta"):
+        if tag not in ("line", "rect", "circle", "path", "text", "title", "br", "meta", "input"):
             self.stack.append(svg if tag == "svg" else (self.stack[-1] if self.stack else None))
         classes = a.get("class", "").split() + ["*"]
         for c in classes:
             key = (svg, tag, c)
             self.counts[key] = self.counts.get(key, 0) + 1
     def handle_endtag(self, tag):
-        if tag not in ("line", "rect", "circle", "path", "text", "title", "br", "meta") and self.stack:
+        if tag not in ("line", "rect", "circle", "path", "text", "title", "br", "meta", "input") and self.stack:
             self.stack.pop()
 
 page = Counter()
@@ -71,15 +102,28 @@ for needed in ("topology-svg", "inferred-svg" if result["inference"].get("groups
     assert needed in page.ids, f"no #{needed} in the rendered page"
 assert count("topology-svg", "g", "rank") == n, (count("topology-svg", "g", "rank"), n)
 assert count("overlay-svg", "g", "rank") == n, count("overlay-svg", "g", "rank")
+groups = len(result["inference"].get("groups") or [])
+clusters = count("overlay-svg", "g", "cluster")
+assert clusters >= max(groups, 1), f"{clusters} clusters in the overlay for {groups} groups"
 assert count("timeline-svg", "g", "process") == len(procs), (count("timeline-svg", "g", "process"), len(procs))
+assert count("timeline-svg", "g", "group-row") == 0, "rows per group in a small run"
 assert count("timeline-svg", "rect", "phase") >= len(procs)
+# Rows gathered by group: one labelled band per group (and one for ranks in none).
+bands = count("timeline-svg", "g", "band")
+assert bands >= max(groups, 1), f"{bands} bands for {groups} groups"
+assert count("timeline-svg", "text", "band-label") >= 1, "no band is labelled"
+assert count("timeline-svg", "g", "legend-phase") == 10, "the phases' legend is incomplete"
+buttons = count(None, "button", "*")
+assert buttons >= 3, f"{buttons} zoom buttons (whole run and at least two phases)"
+assert "timeline-linear" in page.ids, "no linear-axis switch"
 edges = sum(v for (svg, tag, c), v in page.counts.items() if svg == "overlay-svg" and tag == "g" and c == "edge")
 assert edges >= 1, "no edge groups in the overlay"
 static = count("overlay-svg", "line", "*")
 assert static >= 1, "no lines in the overlay"
 print(f"ok: DOM has {n} ranks in the topology and overlay, {len(procs)} timeline rows, "
       f"{static} overlay lines, "
-      f"{count('topology-svg', 'g', 'mismatch')} ranks marked wrong "
+      f"{count('topology-svg', 'g', 'mismatch')} ranks marked wrong, {bands} timeline bands, "
+      f"{buttons} zoom buttons, {count('timeline-svg', 'path', 'arrow')} arrows, "
       f"(groups: {result['inference'].get('groups_source')}, correct: {result['inference'].get('groups_correct')})")
 if result["inference"].get("groups_correct") is True:
     assert count("topology-svg", "g", "mismatch") == 0, "ranks marked wrong in a correct run"

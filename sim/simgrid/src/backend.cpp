@@ -1,15 +1,20 @@
 // run_simgrid: one simulated run from platform to summary.
+#include <map>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Exec.hpp>  // ~ProcessActor releases ExecPtrs: Exec.hpp defines that
+#include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
 #include "engine_setup.hpp"
 #include "memory_parts.hpp"
+#include "paje_end.hpp"
+#include "paje_states.hpp"
 #include "platform.hpp"
 #include "process_actor.hpp"
 #include "time_units.hpp"
@@ -38,12 +43,18 @@ void start_actor(World& world, int index, ProcessActor& body) {
   world.completions().set_receiver(index, simgrid_actor);
 }
 
-}  // namespace
+// --paje: the host of each process, for its protocol-phase states (paje_states.hpp).
+std::map<std::string, std::string> hosts_by_label(World& world) {
+  std::map<std::string, std::string> hosts;
+  for (int index = 0; index < world.process_count(); ++index)
+    hosts[world.table().row(index).label] = world.slot(index).host->get_name();
+  return hosts;
+}
 
-runner::RunSummary run_simgrid_with(const scenario::Scenario& scenario,
-                                    runner::RunObserver& observer,
-                                    const runner::ProcessFactories& processes,
-                                    const SimgridOptions& options) {
+// The run itself; the Engine (and with it SimGrid's Paje file) is gone when this returns.
+runner::RunSummary run_engine(const scenario::Scenario& scenario, runner::RunObserver& observer,
+                              const runner::ProcessFactories& processes,
+                              const SimgridOptions& options) {
   runner::claim_world_once("run_simgrid");  // one Engine per OS process, no rewinding its clock
   const std::unique_ptr<sg4::Engine> engine = make_engine();
   configure_engine(scenario, options);
@@ -51,7 +62,10 @@ runner::RunSummary run_simgrid_with(const scenario::Scenario& scenario,
   const Platform platform =
       build_platform(scenario.network, platform_options(scenario), scenario::relay_slots(scenario));
   memory.mark("platform (per host)", platform.hosts.size());
-  World world(scenario, observer, platform);
+  PajeStates paje(observer);
+  const bool paje_on = !options.paje_file.empty();
+  World world(scenario, paje_on ? paje : observer, platform);
+  if (paje_on) paje.start(hosts_by_label(world));
   const auto count = static_cast<std::size_t>(world.process_count());
   memory.mark("world (per process)", count);
 
@@ -78,6 +92,20 @@ runner::RunSummary run_simgrid_with(const scenario::Scenario& scenario,
   engine->run();
   memory.peak(count);
   return world.finish(to_ns(sg4::Engine::get_clock()));
+}
+
+}  // namespace
+
+runner::RunSummary run_simgrid_with(const scenario::Scenario& scenario,
+                                    runner::RunObserver& observer,
+                                    const runner::ProcessFactories& processes,
+                                    const SimgridOptions& options) {
+  const runner::RunSummary summary = run_engine(scenario, observer, processes, options);
+  // A failed run keeps SimGrid's own end: a process still waiting at the end has no exit to
+  // end it, and the rest of the trace is what tells why.
+  if (!options.paje_file.empty() && summary.all_exited_ok && summary.end > 0)
+    close_paje_at(options.paje_file, summary.end);
+  return summary;
 }
 
 runner::RunSummary run_simgrid(const scenario::Scenario& scenario, runner::RunObserver& observer,

@@ -66,12 +66,16 @@ std::unique_ptr<sg4::Engine> make_engine() {
 }
 
 // --paje FILE: SimGrid's tracing of hosts and links (their bandwidth and speed in use over
-// time, "uncategorized") into a Paje file.
+// time, "uncategorized") into a Paje file. Times to the nanosecond, the core's clock tick
+// (SimGrid's default of 6 digits would round a 6.84 ms run's phases to microseconds); the
+// protocol phases as host states and the end of the trace are the backend's (paje_states.hpp,
+// paje_end.hpp).
 void configure_paje(const std::string& file) {
   if (file.empty()) return;
   sg4::Engine::set_config("tracing", true);
   sg4::Engine::set_config("tracing/uncategorized", true);
   sg4::Engine::set_config("tracing/filename", file);
+  sg4::Engine::set_config("tracing/precision", 9);
 }
 
 void configure_engine(const scenario::Scenario& scenario, const SimgridOptions& options) {
