@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Counts per round trip of the realnet bench's two sides (issue 34): system calls by kind,
 EAGAIN returns, page faults, context switches and bytes copied or filled in user space.
 
