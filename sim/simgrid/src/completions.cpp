@@ -152,12 +152,26 @@ void Completions::arm_postman(double due) {
   });
 }
 
+// Every sender hears that its message arrived before any receiver handles what arrived at the
+// same date: a sender looks at its target then (a SYN to a process that has exited is refused,
+// ProcessActor::on_syn_put_done), and a target that accepts several SYNs of one instant and
+// exits must not look as if it had exited before the last of them arrived.
 void Completions::deliver_due_unmodelled() {
   const double now = sg4::Engine::get_clock();
+  due_now_.clear();
   while (!unmodelled_.empty() && unmodelled_.top().due <= now) {
-    const Unmodelled m = unmodelled_.top();
+    due_now_.push_back(unmodelled_.top());
     unmodelled_.pop();
-    deliver(Flight{nullptr, m.sender, m.put_slot, m.receiver, m.message}, nullptr, nullptr);
+  }
+  for (const Unmodelled& m : due_now_) {
+    of(m.sender).ready.push_back(
+        Completion{CompletionKind::PutDone, nullptr, nullptr, nullptr, m.put_slot, 0});
+    ring(m.sender);
+  }
+  for (const Unmodelled& m : due_now_) {
+    of(m.receiver)
+        .ready.push_back(Completion{CompletionKind::Arrival, nullptr, m.message, nullptr, 0, 0});
+    ring(m.receiver);
   }
   if (!unmodelled_.empty()) arm_postman(unmodelled_.top().due);
 }

@@ -150,6 +150,7 @@ class Completions {
   void* settled_ = nullptr;             // where settling gets copy the payload nobody reads
   std::priority_queue<Unmodelled, std::vector<Unmodelled>, std::greater<>> unmodelled_;
   std::uint64_t unmodelled_sent_ = 0;
+  std::vector<Unmodelled> due_now_;  // the postman's round, kept for its capacity
   ::simgrid::kernel::timer::Timer* postman_ = nullptr;  // at the earliest due date, if any
 };
 
