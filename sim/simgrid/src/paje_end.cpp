@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include <unistd.h>  // close; mkstemp is <cstdlib>'s
+
 namespace tsunagi::sim::simgrid {
 namespace {
 
@@ -55,7 +57,13 @@ void close_paje_at(const std::string& file, TimeNs end) {
   const double end_s = static_cast<double>(end) * 1e-9;
   char end_text[32];
   std::snprintf(end_text, sizeof end_text, "%.9f", end_s);
-  const std::string temporary = file + ".closing";
+  // The rewrite goes to a fresh file of an unguessable name beside the trace (mkstemp: O_EXCL,
+  // 0600), never to a fixed one a local user could have planted as a link when root traces
+  // into a shared directory.
+  std::string temporary = file + ".XXXXXX";
+  const int fd = ::mkstemp(temporary.data());
+  if (fd < 0) throw std::runtime_error("cannot create a temporary file beside " + file);
+  ::close(fd);
   {
     std::ifstream in(file);
     std::ofstream out(temporary);
