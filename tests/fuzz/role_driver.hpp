@@ -13,6 +13,7 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -241,7 +242,7 @@ inline wire::Frame RoleDriver::structured_frame() {
   switch (static_cast<FrameType>(
       in_.ConsumeIntegralInRange<int>(1, static_cast<int>(kLastFrameType)))) {
     case FrameType::Hello:
-      return make_hello({rank(), static_cast<ConnPurpose>(in_.ConsumeIntegralInRange(0, 3))});
+      return make_hello({rank(), static_cast<ConnPurpose>(in_.ConsumeIntegralInRange(0, 4))});
     case FrameType::Register:
       return make_register({rank(), word(), word(), word()});
     case FrameType::Directory: {
@@ -331,6 +332,26 @@ inline wire::Frame RoleDriver::structured_frame() {
       return make_release();
     case FrameType::Goodbye:
       return make_goodbye(static_cast<GoodbyeReason>(in_.ConsumeIntegralInRange(0, 2)));
+    case FrameType::WindowOrder: {
+      // Sorted and distinct as a real order; the offsets drawn (0: a measuring rank).
+      std::vector<Rank> window = ranks();
+      std::sort(window.begin(), window.end());
+      window.erase(std::unique(window.begin(), window.end()), window.end());
+      std::vector<std::int32_t> offsets;
+      std::vector<std::string> endpoints;
+      for (std::size_t i = 0; i < window.size(); ++i) {
+        offsets.push_back(i > 0 && in_.ConsumeBool() ? 1 : 0);
+        if (offsets.back() == 0) endpoints.push_back(word().empty() ? "e" : word());
+      }
+      return make_window_order({window, offsets, endpoints});
+    }
+    case FrameType::WindowGroups:
+      return make_window_groups(
+          {Groups{ranks(), ranks()},
+           {{rank(), rank(), in_.ConsumeIntegralInRange<std::uint64_t>(0, 9)}},
+           in_.ConsumeIntegralInRange<std::uint64_t>(0, 99),
+           in_.ConsumeIntegralInRange<std::uint32_t>(0, 5),
+           in_.ConsumeIntegralInRange<std::uint64_t>(0, 20)});
     case FrameType::AuthChallenge:
     case FrameType::AuthProof:
     case FrameType::AuthAccept:

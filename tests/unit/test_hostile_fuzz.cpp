@@ -6,6 +6,8 @@
 // the relay-list, intsort and directory defects were found; they keep their own cases.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "hostile_harness.hpp"
 #include "tsunagi/model/rng.hpp"
 
@@ -40,7 +42,7 @@ class Fuzzer {
     const RelayEntry relay{word(), word(), "x:" + std::to_string(rng_.uniform(3))};
     switch (static_cast<FrameType>(n)) {
       case FrameType::Hello:
-        return make_hello({rank(), static_cast<ConnPurpose>(rng_.uniform(4))});
+        return make_hello({rank(), static_cast<ConnPurpose>(rng_.uniform(5))});
       case FrameType::Register:
         return make_register({rank(), "e:1", word(), word()});
       case FrameType::Directory:
@@ -98,6 +100,16 @@ class Fuzzer {
         return make_release();
       case FrameType::Goodbye:
         return make_goodbye();
+      case FrameType::WindowOrder: {
+        std::vector<Rank> window = ranks();
+        std::sort(window.begin(), window.end());
+        window.erase(std::unique(window.begin(), window.end()), window.end());
+        return make_window_order({window, std::vector<std::int32_t>(window.size(), 0),
+                                  std::vector<std::string>(window.size(), "z:1")});
+      }
+      case FrameType::WindowGroups:
+        return make_window_groups(
+            {Groups{ranks(), ranks()}, {{rank(), rank(), rng_.uniform(9)}}, 3, 1, 2});
       case FrameType::AuthChallenge:
       case FrameType::AuthProof:
       case FrameType::AuthAccept: {

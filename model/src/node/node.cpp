@@ -163,6 +163,8 @@ void Node::on_connect_failed(const ConnectFailedInput& in, const std::string& wh
   }
   if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_pending_.erase(c.peer);
   if (c.purpose == wire::ConnPurpose::Relay) relay_gone(in.conn, "relay_attach_failed");
+  if (c.purpose == wire::ConnPurpose::Collect && c.outgoing)
+    collector_failed(c.peer, why.empty() ? reasons[static_cast<int>(in.reason)] : why);
 }
 
 void Node::on_received(ReceivedInput in) {
@@ -228,7 +230,24 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
       auto& order = std::get<wire::RttOrderMsg>(msg);
       if (auto why = wire::unknown_rank_in(order.targets, n_, "rtt order target"))
         return reject(id, *why);
-      return on_rtt_order(std::move(order));
+      return on_rtt_order(std::move(order), id);
+    }
+    case FrameType::RttColumn: {
+      auto msg = wire::read_rtt_column(frame);
+      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+      const auto& column = std::get<wire::RttColumnMsg>(msg);
+      if (auto why = wire::unknown_rank_in(column.peers, n_, "measured")) return reject(id, *why);
+      std::vector<RttSample> row;
+      for (std::size_t i = 0; i < column.peers.size(); ++i)
+        row.push_back({column.peers[i], static_cast<TimeNs>(column.rtts[i])});
+      return on_collected_column(c.peer, row);
+    }
+    case FrameType::WindowOrder: {
+      auto msg = wire::read_window_order(frame);
+      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+      const auto& order = std::get<wire::WindowOrderMsg>(msg);
+      if (auto why = wire::unknown_rank_in(order.ranks, n_, "window rank")) return reject(id, *why);
+      return on_window_order(order);
     }
     case FrameType::EndpointReply: {
       auto msg = wire::read_endpoint_reply(frame);
@@ -274,6 +293,9 @@ void Node::on_hello(ConnId id, const wire::Frame& frame) {
   if (hello.rank < 0 || hello.rank >= n_) return reject(id, "hello from unknown rank");
   if (hello.rank == rank_) return reject(id, "hello claims this node's own rank");
   if (hello.purpose == wire::ConnPurpose::Relay) return reject(id, "relay attach sent to a node");
+  // A collector orders RTTs during inference only (node_collector.cpp).
+  if (hello.purpose == wire::ConnPurpose::Collect && phase_ != Phase::AwaitGroups)
+    return reject(id, "collect connection outside inference");
   c.peer = hello.rank;
   c.purpose = hello.purpose;
   c.up = true;
@@ -306,6 +328,12 @@ void Node::on_closed(ConnId id) {
   forget_counts(it->second);
   conns_.erase(it);
   if (purpose == wire::ConnPurpose::Relay) return relay_gone(id, "relay_lost");
+  if (purpose == wire::ConnPurpose::Collect) {
+    // Ours: a leader gone before its row came; theirs: the collector is done with us.
+    const auto ours = collect_conns_.find(peer);
+    if (ours != collect_conns_.end() && ours->second == id) collector_failed(peer, "closed");
+    return;
+  }
   if (purpose == wire::ConnPurpose::Shortcut) {
     auto held = shortcuts_.find(peer);
     if (held && *held == id) {

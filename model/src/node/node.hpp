@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "node/endpoint_book.hpp"
+#include "rendezvous/partition_collector.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/overlay/group_routes.hpp"
@@ -105,11 +106,20 @@ class Node final : public Process, private WorkloadContext {
   void on_rtt(const RttMeasuredInput& in);
   void on_throughput(const ThroughputMeasuredInput& in);
   void on_probe_order(const wire::ProbeOrderMsg& order);
-  void on_rtt_order(wire::RttOrderMsg order);
+  // `from`: the connection the order came on, answered there; kOwnCollector: this node's own.
+  void on_rtt_order(wire::RttOrderMsg order, ConnId from);
   void finish_ordered_probing();
   void finish_probing();
   bool have_endpoints(const std::vector<Rank>& ranks);
   void on_endpoint_reply(const wire::EndpointReplyMsg& reply);
+
+  // node_collector.cpp: a window's partition rounds, run here for the rendezvous
+  static constexpr ConnId kOwnCollector = ~ConnId{0};
+  void on_window_order(const wire::WindowOrderMsg& msg);
+  void pump_collector();
+  ConnId collect_conn(Rank leader);
+  void on_collected_column(Rank leader, const std::vector<RttSample>& row);
+  void collector_failed(Rank leader, const std::string& why);
 
   // node_window.cpp: protocol.window (issue 15)
   static constexpr std::uint64_t kWindowProbeBit = std::uint64_t{1} << 61;
@@ -221,7 +231,10 @@ class Node final : public Process, private WorkloadContext {
   std::vector<Rank> probe_targets_;
   std::size_t next_probe_ = 0;
   int probes_in_flight_ = 0;
-  std::optional<std::uint32_t> ordered_round_;  // probing for an RttOrder of the rendezvous
+  std::optional<std::uint32_t> ordered_round_;  // probing for an RttOrder
+  ConnId order_conn_ = 0;                       // where that order came from
+  std::unique_ptr<PartitionCollector> collector_;
+  std::map<Rank, ConnId> collect_conns_;  // the collector's connections to its leaders
 
   // overlay
   std::vector<Rank> plan_;               // static neighbours, sorted

@@ -3,7 +3,10 @@
 // Anyone who can reach a node's listener can open a connection and claim any rank in its hello,
 // so the claim proves nothing; the connection does. Control frames steer the node's whole life
 // (the directory, the groups, probe orders, endpoints, the start and the end of the run), so
-// they are obeyed only on the connection the node opened to the rendezvous itself. Data-plane
+// they are obeyed only on the connection the node opened to the rendezvous itself. The one
+// exception: RTT orders and the endpoints for them also come from a window's collector, on a
+// connection of purpose Collect that proved the run's secret, during inference only; they make
+// the node measure RTTs and answer on that connection, nothing more. Data-plane
 // frames come from the overlay's peers and from the relay the node attached to, never from the
 // rendezvous. Anything else is refused with a reason (frame_rejected) and its connection closed
 // (docs/security.md, "Hostile input").
@@ -27,12 +30,23 @@ std::optional<std::string> Node::refusal(ConnId id, const Conn& c, const wire::F
   const bool from_relay = relay_conn_ != 0 && id == relay_conn_;
   const bool from_peer =
       c.purpose == wire::ConnPurpose::Static || c.purpose == wire::ConnPurpose::Shortcut;
+  // A window's collector (node_collector.cpp) connected to us to order RTTs; we answer there.
+  const bool from_collector = c.purpose == wire::ConnPurpose::Collect && !c.outgoing;
   switch (frame.type) {
+    case FrameType::RttOrder:
+    case FrameType::EndpointReply:
+      if (!from_rendezvous && !from_collector)
+        return only_from(frame, "the rendezvous and a window's collector");
+      return std::nullopt;
+    case FrameType::RttColumn:
+      // Only from a leader this node ordered, on the connection it opened to it.
+      if (c.purpose != wire::ConnPurpose::Collect || !c.outgoing)
+        return only_from(frame, "leaders this node ordered");
+      return std::nullopt;
     case FrameType::Directory:
     case FrameType::GroupsMsg:
     case FrameType::ProbeOrder:
-    case FrameType::RttOrder:
-    case FrameType::EndpointReply:
+    case FrameType::WindowOrder:
     case FrameType::RelayList:
     case FrameType::Start:
     case FrameType::Shutdown:

@@ -97,10 +97,12 @@ void Node::issue_probes() {
   }
 }
 
-// Scalable inference: measure exactly the ranks the rendezvous names, answer with the RTTs.
-void Node::on_rtt_order(wire::RttOrderMsg order) {
+// Scalable inference: measure exactly the ranks the rendezvous (or a window's collector) names,
+// answer with the RTTs where the order came from.
+void Node::on_rtt_order(wire::RttOrderMsg order, ConnId from) {
   if (ordered_round_ || phase_ == Phase::Probing || !have_directory_) return;
   ordered_round_ = order.round;
+  order_conn_ = from;
   probe_targets_ = std::move(order.targets);
   next_probe_ = 0;
   rtts_.clear();
@@ -115,8 +117,13 @@ void Node::finish_ordered_probing() {
     column.rtts.push_back(static_cast<std::uint64_t>(s.rtt));
   }
   ordered_round_.reset();
+  if (order_conn_ == kOwnCollector) {
+    // The collector may hand this node its next order at once: the row must be out of rtts_.
+    const std::vector<RttSample> row = std::exchange(rtts_, {});
+    return on_collected_column(rank_, row);
+  }
   rtts_.clear();
-  send_frame(rendezvous_conn_, wire::make_rtt_column(column));
+  send_frame(order_conn_, wire::make_rtt_column(column));
 }
 
 void Node::on_rtt(const RttMeasuredInput& in) {

@@ -1,6 +1,7 @@
 #include "rendezvous/partition_inference.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 #include <utility>
 
 #include "rendezvous/partition_windows.hpp"
@@ -20,7 +21,8 @@ PartitionInference::PartitionInference(const std::vector<std::string>& hosts,
     start_chain();
   } else {
     windows_ = 1;
-    start_rounds({});
+    phase_ = Phase::Whole;
+    rounds_.emplace(hosts_, config_);
   }
 }
 
@@ -34,9 +36,33 @@ void PartitionInference::start_chain() {
   chain_waiting_ = ready_.size();
 }
 
-void PartitionInference::start_rounds(std::vector<std::vector<Rank>> parts) {
+// Each window goes to its first rank, which measures for its host: the collector.
+void PartitionInference::start_windows(const std::vector<std::vector<Rank>>& parts) {
+  windows_ = parts.size();
+  if (windows_ == 1) {  // no boundary proven: the rounds over all ranks, here
+    phase_ = Phase::Whole;
+    rounds_.emplace(hosts_, config_, parts);
+    return;
+  }
   phase_ = Phase::Windows;
-  rounds_.emplace(hosts_, config_, std::move(parts));
+  window_of_collector_.assign(hosts_.size(), -1);
+  for (const std::vector<Rank>& ranks : parts) {
+    Window w;
+    w.collector = ranks.front();
+    w.order.ranks = ranks;
+    std::unordered_map<std::string, std::size_t> first_on_host;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      const std::string& host = hosts_[static_cast<std::size_t>(ranks[i])];
+      std::size_t first = i;
+      if (!host.empty()) first = first_on_host.emplace(host, i).first->second;
+      w.order.rep_offsets.push_back(static_cast<std::int32_t>(i - first));
+    }
+    window_of_collector_[static_cast<std::size_t>(w.collector)] =
+        static_cast<std::int64_t>(window_ranks_.size());
+    window_ranks_.push_back(ranks);
+    windows_ready_.push_back(std::move(w));
+  }
+  windows_waiting_ = windows_;
 }
 
 std::vector<PartitionInference::Order> PartitionInference::take_orders() {
@@ -50,19 +76,31 @@ std::vector<PartitionInference::Order> PartitionInference::take_orders() {
   return out;
 }
 
-// The windows' groups stand if each is a run of consecutive hosts (the premise held);
-// otherwise the rounds run once more over all ranks as one part, which needs no premise.
+std::vector<PartitionInference::Window> PartitionInference::take_windows() {
+  return std::exchange(windows_ready_, {});
+}
+
+// The rounds run here settled: one window, or the fallback over all ranks.
 void PartitionInference::rounds_settled() {
   levels_ += rounds_->levels();
-  Groups groups = rounds_->groups();
-  if (phase_ == Phase::Windows && windows_ > 1 && !groups_are_runs(groups, hosts_, reps_)) {
+  groups_ = rounds_->groups();
+  rounds_.reset();
+  phase_ = Phase::Done;
+}
+
+// The windows' groups stand if each is a run of consecutive hosts (the premise held);
+// otherwise the rounds run once more over all ranks as one part, which needs no premise.
+void PartitionInference::windows_settled() {
+  levels_ += window_levels_;
+  window_ranks_.clear();
+  window_of_collector_.clear();
+  if (!groups_are_runs(groups_, hosts_, reps_)) {
     fell_back_ = true;
+    groups_.clear();
     phase_ = Phase::Whole;
     rounds_.emplace(hosts_, config_);
     return;
   }
-  groups_ = std::move(groups);
-  rounds_.reset();
   phase_ = Phase::Done;
 }
 
@@ -80,15 +118,64 @@ bool PartitionInference::on_column(Rank from, const std::vector<RttSample>& row)
         samples_.push_back({from, s.peer, s.rtt});
       }
     if (--chain_waiting_ > 0) return true;
-    const auto starts = window_starts(chain_, width_, config_.min_jump_ratio);
-    windows_ = starts.size();
-    start_rounds(window_parts(hosts_, reps_, starts));
+    start_windows(
+        window_parts(hosts_, reps_, window_starts(chain_, width_, config_.min_jump_ratio)));
     return true;
   }
   if (!rounds_ || !rounds_->on_column(from, row)) return false;
   for (const RttSample& s : row)
     if (s.rtt > 0) samples_.push_back({from, s.peer, s.rtt});
   return true;
+}
+
+std::optional<std::string> PartitionInference::on_window(Rank from,
+                                                         const wire::WindowGroupsMsg& answer) {
+  const bool owes = phase_ == Phase::Windows && from >= 0 &&
+                    static_cast<std::size_t>(from) < window_of_collector_.size() &&
+                    window_of_collector_[static_cast<std::size_t>(from)] >= 0;
+  if (!owes) return "window groups from a rank that collects no window";
+  const auto w = static_cast<std::size_t>(window_of_collector_[static_cast<std::size_t>(from)]);
+  if (auto why = misfit(w, answer)) return why;
+  window_of_collector_[static_cast<std::size_t>(from)] = -1;
+  for (const auto& group : answer.groups) groups_.push_back(group);
+  for (const wire::WindowLink& link : answer.links)
+    samples_.push_back({link.a, link.b, static_cast<TimeNs>(link.rtt)});
+  probes_ += answer.probes;
+  max_probed_ = std::max(max_probed_, answer.max_probes_per_rank);
+  window_levels_ = std::max(window_levels_, static_cast<int>(answer.levels));
+  if (--windows_waiting_ == 0) windows_settled();
+  return std::nullopt;
+}
+
+// Why a collector's answer cannot stand for window `w`: its groups must hold every rank of the
+// window exactly once and nothing else, its links join ranks of the window.
+std::optional<std::string> PartitionInference::misfit(std::size_t w,
+                                                      const wire::WindowGroupsMsg& answer) const {
+  const std::vector<Rank>& ranks = window_ranks_[w];
+  const auto index = [&](Rank r) -> std::int64_t {
+    const auto it = std::lower_bound(ranks.begin(), ranks.end(), r);
+    return it == ranks.end() || *it != r ? -1 : it - ranks.begin();
+  };
+  std::vector<bool> placed(ranks.size(), false);
+  std::size_t count = 0;
+  for (const auto& group : answer.groups)
+    for (Rank r : group) {
+      const std::int64_t i = index(r);
+      if (i < 0) return "window groups name rank " + std::to_string(r) + " outside the window";
+      if (placed[static_cast<std::size_t>(i)])
+        return "window groups name rank " + std::to_string(r) + " twice";
+      placed[static_cast<std::size_t>(i)] = true;
+      ++count;
+    }
+  if (count != ranks.size())
+    return "window groups place " + std::to_string(count) + " of the window's " +
+           std::to_string(ranks.size()) + " ranks";
+  for (const wire::WindowLink& link : answer.links)
+    if (index(link.a) < 0 || index(link.b) < 0 || link.rtt == 0)
+      return "a window link outside the window or without an RTT";
+  // Every level places at least one switch: deeper rounds than ranks are no rounds.
+  if (answer.levels > ranks.size()) return "window rounds deeper than the window";
+  return std::nullopt;
 }
 
 void PartitionInference::count(const Order& order) {

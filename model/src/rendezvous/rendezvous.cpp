@@ -104,6 +104,8 @@ void Rendezvous::on_frame(ConnId id, const wire::Frame& frame) {
       return on_probe_result(id, frame);
     case wire::FrameType::RttColumn:
       return on_rtt_column(id, frame);
+    case wire::FrameType::WindowGroups:
+      return on_window_groups(id, frame);
     case wire::FrameType::EndpointQuery:
       return on_endpoint_query(id, frame);
     case wire::FrameType::RelayRegister:

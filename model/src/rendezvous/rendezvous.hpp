@@ -76,6 +76,7 @@ class Rendezvous final : public Process {
   void send_leader_order();
   void send_partition_orders();
   void on_rtt_column(ConnId id, const wire::Frame& frame);
+  void on_window_groups(ConnId id, const wire::Frame& frame);
   void groups_ready(Groups groups);
   bool start_tree_inference();
   bool start_rtt_tree();

@@ -57,6 +57,7 @@ std::optional<std::string> Rendezvous::refusal(ConnId id, const wire::Frame& fra
     }
     case FrameType::ProbeResult:
     case FrameType::EndpointQuery:
+    case FrameType::WindowGroups:
     case FrameType::PeerUnreachable:
       if (!registered) return from_unregistered(frame);
       return std::nullopt;

@@ -64,6 +64,15 @@ void Rendezvous::send_partition_orders() {
     emit(SendCmd{rank_conn_[static_cast<std::size_t>(order.from)],
                  wire::encode(wire::make_rtt_order({0, std::move(order.targets)})), 0});
   }
+  // Each window's rounds go to its collector, with the endpoints of the ranks that measure.
+  for (PartitionInference::Window& window : partition_->take_windows()) {
+    for (std::size_t i = 0; i < window.order.ranks.size(); ++i)
+      if (window.order.rep_offsets[i] == 0)
+        window.order.endpoints.push_back(
+            endpoints_[static_cast<std::size_t>(window.order.ranks[i])]);
+    emit(SendCmd{rank_conn_[static_cast<std::size_t>(window.collector)],
+                 wire::encode(wire::make_window_order(window.order)), 0});
+  }
   if (!partition_->finished()) return;
   rtt_probes_ += partition_->probes();
   Groups groups = partition_->groups();
@@ -121,6 +130,20 @@ void Rendezvous::on_rtt_column(ConnId id, const wire::Frame& frame) {
   if (!leaders_ || !leaders_->waiting()) return reject(id, "rtt column nobody asked for");
   leaders_->on_row(from, std::move(row));
   send_leader_order();
+}
+
+void Rendezvous::on_window_groups(ConnId id, const wire::Frame& frame) {
+  auto msg = wire::read_window_groups(frame);
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
+  if (!partition_) return reject(id, "window groups while no partition inference runs");
+  const auto& answer = std::get<wire::WindowGroupsMsg>(msg);
+  const Rank from = conns_[id].rank;
+  if (auto why = partition_->on_window(from, answer)) {
+    // The window's groups cannot come from anyone else: the run cannot finish without them.
+    reject(id, *why);
+    return fail("rank " + std::to_string(from) + "'s window groups: " + *why);
+  }
+  send_partition_orders();
 }
 
 void Rendezvous::groups_ready(Groups groups) {

@@ -65,6 +65,10 @@ const char* to_string(FrameType type) {
       return "auth_proof";
     case FrameType::AuthAccept:
       return "auth_accept";
+    case FrameType::WindowOrder:
+      return "window_order";
+    case FrameType::WindowGroups:
+      return "window_groups";
   }
   return "unknown";
 }

@@ -20,7 +20,7 @@ Decoded<HelloMsg> read_hello(const Frame& f) {
   HelloMsg m;
   m.rank = r.i32();
   std::uint8_t purpose = r.u8();
-  if (r.ok() && purpose > static_cast<std::uint8_t>(ConnPurpose::Relay)) {
+  if (r.ok() && purpose > static_cast<std::uint8_t>(ConnPurpose::Collect)) {
     r.fail("unknown connection purpose " + std::to_string(purpose));
   }
   if (r.ok() && m.rank != kNoRank && !valid_rank(m.rank)) r.fail("rank out of range");

@@ -21,8 +21,15 @@ using Decoded = std::variant<T, DecodeError>;
 constexpr std::size_t kMaxRanks = 1u << 20;
 constexpr std::size_t kMaxEndpointLength = 256;
 
-// Relay: a node attaching to a relay of its site (plan = relay).
-enum class ConnPurpose : std::uint8_t { Control = 0, Static = 1, Shortcut = 2, Relay = 3 };
+// Relay: a node attaching to a relay of its site (plan = relay). Collect: a window's collector
+// to a leader it orders (groups = "partition"): RTT orders and endpoints, during inference only.
+enum class ConnPurpose : std::uint8_t {
+  Control = 0,
+  Static = 1,
+  Shortcut = 2,
+  Relay = 3,
+  Collect = 4
+};
 
 struct HelloMsg {
   Rank rank = kNoRank;
@@ -102,6 +109,30 @@ struct EndpointReplyMsg {
   std::vector<Rank> ranks;
   std::vector<std::string> endpoints;
 };
+// groups = "partition" with windows: the rendezvous hands one window's rounds to the window's
+// first host. `ranks` sorted; `rep_offsets[i]`: how far back in `ranks` the first rank on
+// ranks[i]'s host is (0: ranks[i] measures for its host); `endpoints`: of the ranks that
+// measure, in order.
+struct WindowOrderMsg {
+  std::vector<Rank> ranks;
+  std::vector<std::int32_t> rep_offsets;
+  std::vector<std::string> endpoints;
+};
+// The collector's answer: the window's groups, for every two of them the smallest RTT measured
+// between their ranks (the switch tree's links), and what the rounds cost.
+struct WindowLink {
+  Rank a = kNoRank;
+  Rank b = kNoRank;
+  std::uint64_t rtt = 0;
+  bool operator==(const WindowLink&) const = default;
+};
+struct WindowGroupsMsg {
+  Groups groups;
+  std::vector<WindowLink> links;
+  std::uint64_t probes = 0;
+  std::uint32_t levels = 0;
+  std::uint64_t max_probes_per_rank = 0;  // the chain's probe included
+};
 struct DataMsg {
   std::uint32_t tag = 0;
   Bytes body;
@@ -155,6 +186,8 @@ Frame make_route_round(Rank src, Rank dst, const RouteRoundMsg& m);
 Frame make_data(Rank src, Rank dst, std::uint32_t seq, const DataMsg& m, std::uint64_t filler);
 Frame make_endpoint_query(const EndpointQueryMsg& m);
 Frame make_endpoint_reply(const EndpointReplyMsg& m);
+Frame make_window_order(const WindowOrderMsg& m);
+Frame make_window_groups(const WindowGroupsMsg& m);
 Frame make_relay_register(const RelayRegisterMsg& m);
 Frame make_relay_list(const RelayListMsg& m);
 Frame make_relay_hello(const RelayHelloMsg& m);
@@ -189,6 +222,8 @@ Decoded<RouteRoundMsg> read_route_round(const Frame& f);
 Decoded<DataMsg> read_data(const Frame& f);
 Decoded<EndpointQueryMsg> read_endpoint_query(const Frame& f);
 Decoded<EndpointReplyMsg> read_endpoint_reply(const Frame& f);
+Decoded<WindowOrderMsg> read_window_order(const Frame& f);
+Decoded<WindowGroupsMsg> read_window_groups(const Frame& f);
 Decoded<RelayRegisterMsg> read_relay_register(const Frame& f);
 Decoded<RelayListMsg> read_relay_list(const Frame& f);
 Decoded<RelayHelloMsg> read_relay_hello(const Frame& f);

@@ -69,9 +69,13 @@ enum class FrameType : std::uint8_t {
   AuthProof = 28,      // initiator -> acceptor: its nonce and a MAC over both nonces and the
                        // first frame that follows (the hello or register)
   AuthAccept = 29,     // acceptor -> initiator: the acceptor's MAC over the same
+  // groups = "partition" with windows: each window's rounds run by one of its ranks, so that
+  // the rounds' orders, columns and endpoints stay off the rendezvous's link (issue 30).
+  WindowOrder = 30,   // rendezvous -> collector: run the rounds over this window's ranks
+  WindowGroups = 31,  // collector -> rendezvous: the window's groups and inter-group RTTs
 };
 // The highest type number in use: decoders reject anything above it.
-constexpr FrameType kLastFrameType = FrameType::AuthAccept;
+constexpr FrameType kLastFrameType = FrameType::WindowGroups;
 const char* to_string(FrameType type);
 
 struct Frame {
