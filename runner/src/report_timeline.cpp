@@ -18,10 +18,10 @@
 namespace tsunagi::runner::report {
 namespace {
 
-constexpr double kLeft = 170;   // band labels, then row labels
-constexpr double kWidth = 880;  // the plot
-constexpr double kTop = 64;     // below the legend
-constexpr const char* kMessageColour = "#d9730d";
+constexpr double kLeft = 170;                      // band labels, then row labels
+constexpr double kWidth = 880;                     // the plot
+constexpr double kTop = 64;                        // below the legend
+constexpr const char* kMessageColour = "#7a1f00";  // dark: it crosses every phase colour
 
 struct Layout {
   double row = 16;    // row height
