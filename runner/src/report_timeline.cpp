@@ -18,10 +18,11 @@
 namespace tsunagi::runner::report {
 namespace {
 
-constexpr double kLeft = 170;                      // band labels, then row labels
-constexpr double kWidth = 880;                     // the plot
-constexpr double kTop = 64;                        // below the legend
-constexpr const char* kMessageColour = "#7a1f00";  // dark: it crosses every phase colour
+constexpr double kLeft = 170;   // band labels, then row labels
+constexpr double kWidth = 880;  // the plot
+constexpr double kTop = 64;     // below the legend
+// Dark: a message arrow crosses spans of every phase colour.
+constexpr const char* kMessageColour = "#7a1f00";
 
 struct Layout {
   double row = 16;    // row height
