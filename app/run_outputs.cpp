@@ -1,5 +1,5 @@
-// result.json, trace.jsonl, topology.json, relays.dot, the report and the summary. See
-// run_outputs.hpp.
+// result.json, trace.jsonl, topology.json, relays.dot, indices.csv, messages.csv, the report
+// and the summary. See run_outputs.hpp.
 #include "run_outputs.hpp"
 
 #include <iostream>
@@ -36,6 +36,13 @@ int write_run_outputs(const fs::path& dir, const scenario::Scenario& scenario,
     if (runner::write_relay_graph(graph_file, recorder)) more_files.push_back(graph_file);
     const fs::path indices_file = dir / runner::kIndicesFileName;
     if (runner::write_indices_csv(indices_file, result.json)) more_files.push_back(indices_file);
+    const fs::path messages_file = dir / runner::kMessagesFileName;
+    if (runner::write_messages_csv(messages_file, recorder)) {
+      more_files.push_back(messages_file);
+    } else {
+      std::error_code ignored;  // an earlier run's arrows must not be drawn on this one
+      fs::remove(messages_file, ignored);
+    }
   } catch (const runner::OutputError& error) {
     std::cerr << command << ": " << error.what() << '\n';
     return kExitFailed;

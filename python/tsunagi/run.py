@@ -1,4 +1,5 @@
-"""One `tsunagi run --out DIR` directory: result.json, trace.jsonl, topology.json."""
+"""One `tsunagi run --out DIR` directory: result.json, trace.jsonl, topology.json,
+messages.csv."""
 
 import json
 from functools import cached_property
@@ -71,6 +72,17 @@ class Run:
         if not path.is_file():
             raise NotATsunagiOutput(f"no trace.jsonl in {self.path}: the run wrote result.json only")
         return read_trace(path)
+
+    @cached_property
+    def messages(self):
+        """messages.csv as a DataFrame: from, to, seq, tag, bytes, sent_ns, received_ns (Int64,
+        <NA> when its arrival was not seen), one row per workload message in the order they left;
+        None when the run recorded none (more than 300 ranks, or no messages)."""
+        path = self.path / "messages.csv"
+        if not path.is_file():
+            return None
+        columns = ("from", "to", "seq", "tag", "bytes", "sent_ns")
+        return pd.read_csv(path, dtype={**{c: "int64" for c in columns}, "received_ns": "Int64"})
 
     @property
     def ok(self):

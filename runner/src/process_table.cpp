@@ -9,6 +9,7 @@
 
 #include "tsunagi/model/rng.hpp"
 #include "tsunagi/model/sha256.hpp"
+#include "tsunagi/runner/message_tap.hpp"
 
 namespace tsunagi::runner {
 namespace {
@@ -55,6 +56,7 @@ ProcessTable::ProcessTable(std::string backend, RunObserver& observer,
   // Every backend counts the probes it performs; result.json has both counts even when zero.
   counts_["inference.rtt_probes"] = 0;
   counts_["inference.throughput_probes"] = 0;
+  if (!config_ || config_->processes <= kMessageRanksMax) messages_left_ = kMessagesMax;
 }
 
 int ProcessTable::add(ProcessRow row) {
@@ -71,6 +73,7 @@ int ProcessTable::add(ProcessRow row) {
   if (row.role == Role::Node) last_rank_ = row.rank;
   if (row.role == Role::Relay) ++relays_;
   if (row.role == Role::Node) {
+    ranks_.insert(row.rank);
     ++rank_count_;
     ++ranks_running_;
     phases_.set_ranks(rank_count_);
@@ -173,6 +176,18 @@ std::string ProcessTable::progress_line(TimeNs now, double wall) {
                   simulated / elapsed, static_cast<double>(inputs_ - inputs_at_last_line_) / since);
   }
   return line;
+}
+
+void ProcessTable::note_message(int index, TimeNs now, const MessageEvent& event) {
+  const std::pair<Rank, std::uint32_t> key{event.from, event.seq};
+  if (!event.delivered) {
+    if (messages_left_ == 0) return;
+    --messages_left_;
+    if (ranks_.count(event.to) != 0) messages_in_flight_.insert(key);
+  } else if (ranks_.count(event.from) != 0 && messages_in_flight_.erase(key) == 0) {
+    return;  // its send was not recorded
+  }
+  observer_.on_message(row(index).label, now, event);
 }
 
 void ProcessTable::report_counts() {

@@ -1,7 +1,11 @@
 // Recorder: the in-memory log of one run, and its trace.jsonl form.
 #include "tsunagi/runner/recorder.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <ostream>
+
+#include "tsunagi/runner/message_tap.hpp"
 
 namespace tsunagi::runner {
 
@@ -35,6 +39,29 @@ void Recorder::on_backend_count(const std::string& key, double value) {
 
 void Recorder::on_progress(const std::string& message) {
   if (progress_) progress_(message);
+}
+
+void Recorder::on_message(const std::string& /*proc*/, TimeNs now, const MessageEvent& event) {
+  auto [it, fresh] = message_index_.try_emplace({event.from, event.seq}, messages_.size());
+  if (fresh) {
+    if (messages_.size() == kMessagesMax) {
+      message_index_.erase(it);
+      return;
+    }
+    messages_.push_back({event.from, event.to, event.seq, event.tag, event.bytes});
+  }
+  MessageLine& line = messages_[it->second];
+  (event.delivered ? line.received_ns : line.sent_ns) = now;
+}
+
+std::vector<MessageLine> Recorder::messages() const {
+  std::vector<MessageLine> sent;
+  std::copy_if(messages_.begin(), messages_.end(), std::back_inserter(sent),
+               [](const MessageLine& line) { return line.sent_ns >= 0; });
+  std::stable_sort(sent.begin(), sent.end(), [](const MessageLine& a, const MessageLine& b) {
+    return a.sent_ns < b.sent_ns;
+  });
+  return sent;
 }
 
 void Recorder::write_trace(std::ostream& out) const {

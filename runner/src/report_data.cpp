@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
+#include <string>
 
 namespace tsunagi::runner::report {
 namespace {
@@ -19,6 +20,35 @@ nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
   }
 }
 
+// messages.csv's rows; its header must be the one write_messages_csv writes.
+std::vector<Message> read_messages(const std::filesystem::path& file) {
+  std::vector<Message> messages;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return messages;
+  std::string line;
+  int number = 1;
+  if (!std::getline(in, line) || line != "from,to,seq,tag,bytes,sent_ns,received_ns")
+    throw CompareError(file.string() + ":1: not the header of messages.csv");
+  while (std::getline(in, line)) {
+    ++number;
+    std::int64_t cells[7] = {0, 0, 0, 0, 0, 0, -1};
+    const char* at = line.data();
+    const char* last = line.data() + line.size();
+    for (int i = 0; i < 7; ++i) {
+      if (i == 6 && at == last) break;  // no arrival seen
+      auto [end, error] = std::from_chars(at, last, cells[i]);
+      if (error != std::errc{} || (i < 6 ? end == last || *end != ',' : end != last))
+        throw CompareError(file.string() + ":" + std::to_string(number) +
+                           ": not a row of seven numbers (from,to,seq,tag,bytes,sent_ns,"
+                           "received_ns)");
+      at = end + (i < 6 ? 1 : 0);
+    }
+    messages.push_back({static_cast<int>(cells[0]), static_cast<int>(cells[1]),
+                        static_cast<std::uint64_t>(cells[4]), cells[3], cells[5], cells[6]});
+  }
+  return messages;
+}
+
 }  // namespace
 
 RunFiles read_run_files(const std::filesystem::path& dir) {
@@ -30,6 +60,7 @@ RunFiles read_run_files(const std::filesystem::path& dir) {
   const std::filesystem::path topology = dir / "topology.json";
   if (std::filesystem::exists(topology)) run.topology = read_json_file(topology);
   run.trace = read_trace_file(dir / "trace.jsonl", /*keep_timing=*/true);
+  run.messages = read_messages(dir / "messages.csv");
   run.end_ns = 1;
   for (const auto& [label, decisions] : run.trace)
     for (const Decision& decision : decisions) run.end_ns = std::max(run.end_ns, decision.t_ns);

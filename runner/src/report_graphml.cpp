@@ -1,7 +1,8 @@
 // DIR/topology.graphml (issue 33): the graph of topology.dot for tools that compute on graphs
 // rather than draw them (networkx, Gephi, yEd, igraph). Nodes are what the picture shows (the
 // WAN core, clusters' routers, Dragonfly groups, switches, relays, ranks); edges are the links
-// with their figures where topology.json has them.
+// with their figures where topology.json has them, and the links outside the tree (a
+// Dragonfly's router links, serial links) with their class.
 #include <sstream>
 
 #include "report_parts.hpp"
@@ -17,6 +18,7 @@ constexpr const char* kKeys =
   <key id="rank" for="node" attr.name="rank" attr.type="int"/>
   <key id="bandwidth_bps" for="edge" attr.name="bandwidth_bps" attr.type="double"/>
   <key id="latency_ns" for="edge" attr.name="latency_ns" attr.type="long"/>
+  <key id="class" for="edge" attr.name="class" attr.type="string"/>
 )";
 
 void write_node(std::ostringstream& out, std::size_t index, const DrawnNode& node) {
@@ -26,11 +28,14 @@ void write_node(std::ostringstream& out, std::size_t index, const DrawnNode& nod
   out << "</node>\n";
 }
 
-void write_edge(std::ostringstream& out, std::size_t parent, int child, const LinkFigures& link) {
-  out << "  <edge source=\"n" << parent << "\" target=\"n" << child << "\">";
+// `kind`: the class of a link outside the tree, "" for the tree's own edges.
+void write_edge(std::ostringstream& out, std::size_t a, int b, const LinkFigures& link,
+                const std::string& kind = "") {
+  out << "  <edge source=\"n" << a << "\" target=\"n" << b << "\">";
   if (link.known())
     out << "<data key=\"bandwidth_bps\">" << num(link.bandwidth_bps)
         << "</data><data key=\"latency_ns\">" << link.latency_ns << "</data>";
+  if (!kind.empty()) out << "<data key=\"class\">" << escape(kind) << "</data>";
   out << "</edge>\n";
 }
 
@@ -49,6 +54,8 @@ std::string topology_graphml(const RunFiles& run) {
   for (std::size_t i = 0; i < tree.nodes.size(); ++i)
     for (int child : tree.nodes[i].children)
       write_edge(out, i, child, tree.nodes[static_cast<std::size_t>(child)].link);
+  for (const DrawnLink& link : tree.links)
+    write_edge(out, static_cast<std::size_t>(link.a), link.b, link.link, link.kind);
   out << " </graph>\n</graphml>\n";
   return out.str();
 }

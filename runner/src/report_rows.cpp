@@ -9,9 +9,13 @@
 
 #include "report_phases.hpp"
 #include "report_svg.hpp"
+#include "tsunagi/runner/message_tap.hpp"
 
 namespace tsunagi::runner::report {
 namespace {
+
+static_assert(kRowsPerRankMax == kMessageRanksMax,
+              "a run records its messages exactly when its timeline has a row per rank");
 
 // One process's phases and other decisions, from its trace.
 Row process_row(const std::string& label, const std::vector<Decision>& decisions,
@@ -209,6 +213,24 @@ void add_arrows(Timeline& timeline, const RunFiles& run,
   for (std::size_t i = 0; i < all.size(); i += step) timeline.arrows.push_back(all[i]);
 }
 
+// The recorded messages that arrived, as arrows between the rows of their two ranks.
+void add_messages(Timeline& timeline, const RunFiles& run,
+                  const std::map<std::string, std::size_t>& row_of) {
+  timeline.messages_recorded = run.messages.size();
+  if (timeline.per_group) return;
+  for (const Message& m : run.messages) {
+    const auto from = row_of.find("r" + std::to_string(m.from));
+    const auto to = row_of.find("r" + std::to_string(m.to));
+    if (m.received_ns < 0 || from == row_of.end() || to == row_of.end()) continue;
+    timeline.messages.push_back({from->second, to->second, m.sent_ns, m.received_ns,
+                                 "r" + std::to_string(m.from) + " to r" + std::to_string(m.to) +
+                                     ": " + std::to_string(m.bytes) + " bytes, tag " +
+                                     std::to_string(m.tag) + ", sent at " + time_text(m.sent_ns) +
+                                     ", arrived at " + time_text(m.received_ns) + " (" +
+                                     time_text(m.received_ns - m.sent_ns) + ")"});
+  }
+}
+
 }  // namespace
 
 Timeline build_timeline(const RunFiles& run) {
@@ -244,6 +266,7 @@ Timeline build_timeline(const RunFiles& run) {
     add_band(timeline, bands[b], members);
   }
   add_arrows(timeline, run, row_of);
+  add_messages(timeline, run, row_of);
   return timeline;
 }
 

@@ -56,6 +56,14 @@ struct Arrow {
   std::string note;
 };
 
+// A workload message (messages.csv): from the sender's row when it left to the receiver's row
+// when it arrived.
+struct MessageArrow {
+  std::size_t from_row = 0, to_row = 0;
+  std::int64_t sent = 0, received = 0;
+  std::string note;
+};
+
 struct Timeline {
   std::vector<Row> rows;
   std::vector<Band> bands;
@@ -64,6 +72,9 @@ struct Timeline {
   bool per_group = false;        // rows stand for groups, not ranks
   std::size_t groups = 0;        // for the group colours
   std::int64_t end_ns = 1;
+  // Every message of messages.csv whose arrival was seen, on rows per rank only.
+  std::vector<MessageArrow> messages;
+  std::size_t messages_recorded = 0;  // rows of messages.csv
 };
 
 inline constexpr std::size_t kArrowsMax = 400;

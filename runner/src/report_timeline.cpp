@@ -1,9 +1,11 @@
 // The report's timeline (report_rows.hpp has the rows): phases as coloured spans on a time axis
 // that gives every phase a readable width (report_phases.hpp), other decisions as ticks, the
-// decisions that name a peer as arrows between rows. Every mark carries its times (data-t0,
+// decisions that name a peer as arrows between rows, workload messages (messages.csv) as
+// slanted arrows from their departure to their arrival. Every mark carries its times (data-t0,
 // data-t1, data-t) so that the page's script (report_timeline_script.cpp) can zoom, pan and
 // switch to a linear axis; the figure is complete without it (timeline.svg beside the page).
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "report_parts.hpp"
@@ -11,6 +13,7 @@
 #include "report_rows.hpp"
 #include "report_svg.hpp"
 #include "report_timeline.hpp"
+#include "tsunagi/runner/message_tap.hpp"
 
 namespace tsunagi::runner::report {
 namespace {
@@ -18,6 +21,8 @@ namespace {
 constexpr double kLeft = 170;   // band labels, then row labels
 constexpr double kWidth = 880;  // the plot
 constexpr double kTop = 64;     // below the legend
+// Dark: a message arrow crosses spans of every phase colour.
+constexpr const char* kMessageColour = "#7a1f00";
 
 struct Layout {
   double row = 16;    // row height
@@ -39,7 +44,7 @@ PhaseAxis phase_axis(const Timeline& timeline) {
   return PhaseAxis(std::move(starts), timeline.end_ns);
 }
 
-void legend(Svg& svg) {
+void legend(Svg& svg, bool messages) {
   svg.raw("<g class=\"legend\">\n");
   const auto all = phases();
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -54,6 +59,10 @@ void legend(Svg& svg) {
   svg.text(24, 51, "other decision (shortcut, failed connect, ...)");
   svg.line(320, 48, 340, 48, attr("stroke", "#1f5fbf") + attr("stroke-width", "1.2"));
   svg.text(344, 51, "arrow: a decision about another rank (from its row to the other's)");
+  if (messages) {
+    svg.line(760, 44, 780, 52, attr("stroke", kMessageColour) + attr("stroke-width", "1"));
+    svg.text(784, 51, "workload message (sent to arrived)");
+  }
   svg.raw("</g>\n");
 }
 
@@ -113,6 +122,33 @@ void draw_arrows(Svg& svg, const Timeline& timeline, const Layout& at) {
   svg.raw("</g>\n");
 }
 
+// A line from (x1, y1) to (x2, y2) with a head at its end drawn as two strokes (the page's
+// script draws the same, report_timeline_script.cpp).
+std::string slanted_arrow_path(double x1, double y1, double x2, double y2) {
+  const double length = std::max(std::hypot(x2 - x1, y2 - y1), 1e-9);
+  const double ux = (x2 - x1) / length, uy = (y2 - y1) / length;
+  return "M" + num(x1) + " " + num(y1) + "L" + num(x2) + " " + num(y2) + "M" +
+         num(x2 - 5 * ux - 2.5 * uy) + " " + num(y2 - 5 * uy + 2.5 * ux) + "L" + num(x2) + " " +
+         num(y2) + "L" + num(x2 - 5 * ux + 2.5 * uy) + " " + num(y2 - 5 * uy - 2.5 * ux);
+}
+
+void draw_messages(Svg& svg, const Timeline& timeline, const Layout& at) {
+  if (timeline.messages.empty()) return;
+  svg.raw("<g class=\"messages\">\n");
+  for (const MessageArrow& m : timeline.messages) {
+    const double y1 = at.y(m.from_row) + at.row * 0.42;
+    const double y2 = at.y(m.to_row) + at.row * 0.42;
+    svg.raw("<path class=\"message\"" + attr("data-sent", std::to_string(m.sent)) +
+            attr("data-received", std::to_string(m.received)) + attr("data-y1", num(y1)) +
+            attr("data-y2", num(y2)) +
+            attr("d", slanted_arrow_path(at.x(static_cast<double>(m.sent)), y1,
+                                         at.x(static_cast<double>(m.received)), y2)) +
+            attr("fill", "none") + attr("stroke", kMessageColour) + attr("stroke-width", "1") +
+            attr("stroke-opacity", "0.75") + "><title>" + escape(m.note) + "</title></path>\n");
+  }
+  svg.raw("</g>\n");
+}
+
 // Group bands at the far left (a bar in the group's colour, its name) and row labels.
 void draw_labels(Svg& svg, const Timeline& timeline, const Layout& at) {
   double free_from = 0;  // a label is drawn only where the one above leaves room
@@ -153,6 +189,19 @@ void draw_axis(Svg& svg, const Layout& at) {
   svg.raw("</g>\n");
 }
 
+// What the line under the timeline says of the workload messages.
+std::string messages_note(const Timeline& timeline) {
+  if (timeline.messages_recorded == 0) return "";
+  if (timeline.per_group) return "; workload messages (messages.csv) not drawn on rows of groups";
+  std::string note = "; workload messages: " + std::to_string(timeline.messages.size()) + " drawn";
+  if (timeline.messages.size() < timeline.messages_recorded)
+    note += ", " + std::to_string(timeline.messages_recorded - timeline.messages.size()) +
+            " recorded without an arrival";
+  if (timeline.messages_recorded >= kMessagesMax)
+    note += " (the first " + std::to_string(kMessagesMax) + " sent: a run records no more)";
+  return note;
+}
+
 }  // namespace
 
 TimelineFigure timeline_figure(const RunFiles& run) {
@@ -168,7 +217,7 @@ TimelineFigure timeline_figure(const RunFiles& run) {
           attr("data-end", std::to_string(timeline.end_ns)) +
           attr("data-breaks", at.axis.breakpoints()) + attr("data-left", num(kLeft)) +
           attr("data-width", num(kWidth)) + "></desc>\n");
-  legend(svg);
+  legend(svg, !timeline.messages.empty());
   draw_labels(svg, timeline, at);
   svg.raw("<svg class=\"plot\" x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" +
           num(kWidth) + "\" height=\"" + num(at.height) + "\">\n<rect class=\"plot-bg\" x=\"0\" " +
@@ -177,6 +226,7 @@ TimelineFigure timeline_figure(const RunFiles& run) {
   for (std::size_t i = 0; i < timeline.rows.size(); ++i)
     draw_row(svg, timeline.rows[i], at.y(i), at);
   draw_arrows(svg, timeline, at);
+  draw_messages(svg, timeline, at);
   svg.raw("</svg>\n");
   draw_axis(svg, at);
   std::string note = timeline.per_group
@@ -186,6 +236,7 @@ TimelineFigure timeline_figure(const RunFiles& run) {
   if (timeline.arrows.size() < timeline.arrows_total)
     note += "; arrows: " + std::to_string(timeline.arrows.size()) + " of " +
             std::to_string(timeline.arrows_total) + " drawn, evenly spread";
+  note += messages_note(timeline);
   svg.text(kLeft, height - 8, note, attr("class", "sampling"));
   return {svg.str(), timeline_controls(timeline, at.axis)};
 }

@@ -55,6 +55,7 @@ constexpr const char* kScript = R"(
   var spans = plot.querySelectorAll('[data-t0]');
   var marks = plot.querySelectorAll('line[data-t]');
   var arrows = plot.querySelectorAll('path[data-t]');
+  var messages = plot.querySelectorAll('path.message');
   var SVG = 'http://www.w3.org/2000/svg';
   function element(name, attrs, text) {
     var e = document.createElementNS(SVG, name);
@@ -92,6 +93,14 @@ constexpr const char* kScript = R"(
       p.setAttribute('d', 'M' + v + ' ' + y1 + 'L' + v + ' ' + y2 + 'M' + (v - 3) + ' ' +
                      (y2 + head) + 'L' + v + ' ' + y2 + 'L' + (v + 3) + ' ' + (y2 + head));
     });
+    messages.forEach(function (p) {
+      var x1 = x(+p.dataset.sent), x2 = x(+p.dataset.received);
+      var y1 = +p.dataset.y1, y2 = +p.dataset.y2;
+      var n = Math.max(Math.hypot(x2 - x1, y2 - y1), 1e-9), ux = (x2 - x1) / n, uy = (y2 - y1) / n;
+      p.setAttribute('d', 'M' + x1 + ' ' + y1 + 'L' + x2 + ' ' + y2 + 'M' +
+                     (x2 - 5 * ux - 2.5 * uy) + ' ' + (y2 - 5 * uy + 2.5 * ux) + 'L' + x2 + ' ' +
+                     y2 + 'L' + (x2 - 5 * ux + 2.5 * uy) + ' ' + (y2 - 5 * uy - 2.5 * ux));
+    });
     drawAxis();
   }
   var pending = false;
@@ -106,6 +115,9 @@ constexpr const char* kScript = R"(
     lo = Math.max(0, Math.min(lo, 1 - span));
     view.lo = lo;
     view.hi = Math.min(1, lo + span);
+    // The times shown, at once (the marks follow at the next frame): what a test reads.
+    figure.dataset.viewT0 = Math.round(timeAt(view.lo));
+    figure.dataset.viewT1 = Math.round(timeAt(view.hi));
     if (now) draw(); else redraw();
   }
   // Position 0..1 on the shown axis of a mouse event over the plot.
@@ -143,6 +155,8 @@ constexpr const char* kScript = R"(
     view.linear = linear.checked;
     show(at(t0), at(t1), true);
   });
+  figure.dataset.viewT0 = 0;
+  figure.dataset.viewT1 = Math.round(timeAt(1));
   figure.dataset.zoomable = 'yes';
 })();
 )";

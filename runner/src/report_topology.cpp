@@ -119,6 +119,16 @@ void draw_fold(Svg& svg, const DrawnNode& node, const RankFold& fold, double y, 
   svg.raw("</g>\n");
 }
 
+constexpr std::size_t kLinkLabelsMax = 64;
+
+// Dragonfly link classes in the colours they are named after; serial links orange.
+const char* link_colour(const std::string& kind) {
+  if (kind == "green") return "forestgreen";
+  if (kind == "blue") return "royalblue";
+  if (kind == "black") return "black";
+  return "darkorange";
+}
+
 }  // namespace
 
 std::string true_topology_svg(const RunFiles& run) {
@@ -234,6 +244,19 @@ std::string true_topology_dot(const RunFiles& run) {
       if (!label.empty()) dot << " [label = " << dot_quoted(label) << ", fontsize = 8]";
       dot << ";\n";
     }
+  // A Dragonfly's router links and serial links, in their class's colour; they do not rank the
+  // layout (constraint = false), which stays the tree's. Their figures are labels up to
+  // kLinkLabelsMax links; beyond, tooltips: hundreds of labels hide the picture and make dot's
+  // spline routing give up with warnings (xc30-256: 960 router links).
+  const char* figures = tree.links.size() <= kLinkLabelsMax ? "label" : "tooltip";
+  for (const DrawnLink& link : tree.links) {
+    dot << "  n" << link.a << " -- n" << link.b
+        << " [color = " << dot_quoted(link_colour(link.kind)) << ", constraint = false";
+    const std::string label = link_label(link.link);
+    if (!label.empty())
+      dot << ", " << figures << " = " << dot_quoted(link.kind + ": " + label) << ", fontsize = 8";
+    dot << "];\n";
+  }
   dot << "}\n";
   return dot.str();
 }

@@ -57,6 +57,11 @@ std::vector<int> add_containers(DrawnTree& tree, const ordered_json& topology,
       node.link = link_at(cluster, "wan_link");
       containers.push_back(add(tree, std::move(node), tree.root));
     }
+  } else if (kind == "serial") {
+    // Every node's link card hangs from one root: the links themselves are not a tree.
+    tree.root = add(
+        tree, {"serial links", "core", -1, "nodes joined by serial links (drawn beside)", {}}, -1);
+    containers.push_back(tree.root);
   } else if (kind == "dragonfly") {
     tree.root = add(tree, {"Dragonfly", "core", -1, "groups joined by blue links", {}}, -1);
     int groups = 0;
@@ -74,6 +79,7 @@ std::vector<int> add_containers(DrawnTree& tree, const ordered_json& topology,
 // The container a root switch (or router) hangs from, or -1 (it is the tree's root).
 int container_of(const ordered_json& sw, const std::string& kind,
                  const std::vector<int>& containers) {
+  if (kind == "serial") return containers.empty() ? -1 : containers.front();
   const int index = kind == "dragonfly" ? int_at(sw, "group", 0) : int_at(sw, "cluster");
   return index >= 0 && static_cast<std::size_t>(index) < containers.size()
              ? containers[static_cast<std::size_t>(index)]
@@ -139,6 +145,14 @@ DrawnTree true_tree(const RunFiles& run) {
         label, "rank", static_cast<int>(r), label + " on host " + string_at(ranks[r], "host"), {}};
     rank.link = link_at(switches[static_cast<std::size_t>(sw)], "host_link");
     add(tree, std::move(rank), node_of_switch[static_cast<std::size_t>(sw)]);
+  }
+  for (const auto& link : run.topology.value("links", ordered_json::array())) {
+    const int a = int_at(link, "a"), b = int_at(link, "b");
+    if (a < 0 || b < 0 || static_cast<std::size_t>(std::max(a, b)) >= node_of_switch.size())
+      continue;
+    tree.links.push_back({node_of_switch[static_cast<std::size_t>(a)],
+                          node_of_switch[static_cast<std::size_t>(b)], string_at(link, "class"),
+                          link_at(link, "link")});
   }
   for (const auto& relay : run.topology.value("relays", ordered_json::array())) {
     const int cluster = int_at(relay, "cluster");

@@ -1,6 +1,8 @@
 // The true network of a run as one tree to draw: a switch tree as it is; clusters under a
 // virtual WAN core (relays beside their cluster's switches); a Dragonfly's routers under their
-// groups under a virtual root. Ranks are the leaves under their switch or router.
+// groups under a virtual root; serial-linked nodes under a virtual root. Ranks are the leaves
+// under their switch or router. The links no tree holds (a Dragonfly's router links, serial
+// links) come beside it.
 #pragma once
 
 #include <string>
@@ -33,11 +35,19 @@ struct DrawnNode {
   LinkFigures link{};  // to the parent
 };
 
+// A link between two drawn switches outside the tree (topology.json "links").
+struct DrawnLink {
+  int a = 0, b = 0;  // node indices
+  std::string kind;  // "green", "black", "blue" (Dragonfly), "serial"
+  LinkFigures link{};
+};
+
 struct DrawnTree {
   std::vector<DrawnNode> nodes;
   int root = -1;  // -1: nothing to draw
   int leaves = 0;
   int depth = 0;  // deepest level
+  std::vector<DrawnLink> links;
   // Rank -> index of its true group (its switch), for scoring each rank's inferred group.
   std::vector<int> true_switch_of_rank;
 };

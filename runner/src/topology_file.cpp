@@ -4,6 +4,7 @@
 
 #include "tsunagi/runner/output_files.hpp"
 #include "tsunagi/scenarios/dragonfly.hpp"
+#include "tsunagi/scenarios/serial.hpp"
 
 namespace tsunagi::runner {
 namespace {
@@ -62,13 +63,44 @@ ordered_json ranks_json(const scenario::Scenario& scenario) {
   return ranks;
 }
 
+// The links between switches that are not the tree's: a Dragonfly's router links (green,
+// black, blue; bandwidth times the class's parallel links) and the serial links between nodes.
+ordered_json links_json(const scenario::Network& network) {
+  ordered_json links = ordered_json::array();
+  if (network.dragonfly) {
+    for (const scenario::DragonflyLink& link : scenario::dragonfly_links(*network.dragonfly)) {
+      const scenario::DragonflyLinks figures =
+          scenario::link_figures(*network.dragonfly, link.kind);
+      links.push_back({{"a", link.a},
+                       {"b", link.b},
+                       {"class", scenario::to_string(link.kind)},
+                       {"link", link_json(figures.bandwidth, figures.latency)}});
+    }
+  }
+  if (network.serial) {
+    for (const scenario::SerialLink& link : scenario::serial_links(*network.serial))
+      links.push_back({{"a", link.a},
+                       {"b", link.b},
+                       {"class", "serial"},
+                       {"link", link_json(network.serial->bandwidth, network.serial->latency)}});
+  }
+  return links;
+}
+
+const char* kind_of(const scenario::Network& network) {
+  if (network.dragonfly) return "dragonfly";
+  if (network.serial) return "serial";
+  return network.clusters.empty() ? "tree" : "wan";
+}
+
 }  // namespace
 
 ordered_json topology_json(const scenario::Scenario& scenario) {
   const scenario::Network& network = scenario.network;
   ordered_json topology;
-  topology["kind"] = network.dragonfly ? "dragonfly" : network.clusters.empty() ? "tree" : "wan";
+  topology["kind"] = kind_of(network);
   topology["switches"] = switches_json(network);
+  topology["links"] = links_json(network);
   ordered_json clusters = ordered_json::array();
   for (const scenario::ClusterSpec& cluster : network.clusters)
     clusters.push_back({{"name", cluster.name},

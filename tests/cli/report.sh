@@ -2,8 +2,9 @@
 # output, and the rendered DOM holds the true topology (one mark per rank), the overlay (one
 # cluster per inferred group, one mark per rank), the timeline (one row per process of the
 # trace, gathered in labelled group bands, a legend of the phases, the zoom controls and the
-# script that drives them) and the other pictures; the DOT and SVG files beside it exist and
-# Graphviz rendered them. Usage: report.sh SCENARIO [run options...]
+# script that drives them: wheel, drag, buttons; an arrow per workload message of messages.csv)
+# and the other pictures; the DOT and SVG files beside it exist and Graphviz rendered them.
+# Usage: report.sh SCENARIO [run options...]
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/browser_check.sh"
 scenario=$1
@@ -29,17 +30,44 @@ if grep -Eo '<(link|img|iframe|object|embed)[^>]*>|(src|href)="[^"#][^"]*"|@impo
   fail "report.html refers to something outside itself (above)"
 fi
 
-# The page in the browser, with one more script at its end that clicks the last phase's button
-# and the linear-axis box: the spans and the axis labels must move, with no console message
-# (one browser start for both checks: each costs seconds).
+# The page in the browser, with one more script at its end that turns the mouse wheel over the
+# timeline (the times shown must narrow), drags it (they must move earlier), then clicks the
+# last phase's button and the linear-axis box: the spans, the message arrows and the axis labels
+# must move, with no console message (one browser start for all: each costs seconds).
 cat >"$WORK/zoom_check.js" <<'JS'
 (function () {
+  var figure = document.getElementById('timeline-svg');
+  var plot = figure.querySelector('svg.plot');
   function state() {
     var xs = [];
     document.querySelectorAll('#timeline-svg rect.phase, #timeline-svg g.axis text')
       .forEach(function (e) { xs.push(e.getAttribute('x') + e.textContent); });
+    document.querySelectorAll('#timeline-svg path.message')
+      .forEach(function (e) { xs.push(e.getAttribute('d')); });
     return xs.join(' ');
   }
+  // The times the timeline shows, as its script publishes them.
+  function shown() { return [+figure.dataset.viewT0, +figure.dataset.viewT1]; }
+  var box = plot.getBoundingClientRect();
+  var middle = { clientX: box.left + box.width / 2, clientY: box.top + 4, bubbles: true,
+                 cancelable: true };
+  // Three turns of the wheel towards the user over the middle of the plot: a narrower range
+  // around the middle.
+  var whole = shown();
+  for (var i = 0; i < 3; i++) {
+    plot.dispatchEvent(new WheelEvent('wheel', Object.assign({ deltaY: -100 }, middle)));
+  }
+  var wheeled = shown();
+  // A drag to the right by a fifth of the plot: earlier times, the same span on the axis.
+  plot.dispatchEvent(new MouseEvent('mousedown', middle));
+  window.dispatchEvent(new MouseEvent('mousemove', Object.assign({}, middle,
+    { clientX: middle.clientX + box.width / 5 })));
+  window.dispatchEvent(new MouseEvent('mouseup', middle));
+  var dragged = shown();
+  document.body.dataset.wheelCheck = whole[0] < wheeled[0] && wheeled[1] < whole[1]
+    ? 'narrowed' : 'still ' + whole + ' -> ' + wheeled;
+  document.body.dataset.dragCheck = dragged[0] < wheeled[0] && dragged[1] < wheeled[1]
+    ? 'earlier' : 'still ' + wheeled + ' -> ' + dragged;
   var before = state();
   var buttons = document.querySelectorAll('#timeline-controls button');
   buttons[buttons.length - 1].click();
@@ -56,18 +84,22 @@ open_in_browser "$WORK/zoom.html" "$WORK/page"
 # The timeline's script ran to its end (it marks the figure once its handlers are set).
 grep -q 'id="timeline-svg"[^>]*data-zoomable="yes"' "$WORK/page.dom.html" ||
   fail "the timeline's zoom script did not run"
+grep -q 'data-wheel-check="narrowed"' "$WORK/page.dom.html" ||
+  fail "the wheel did not zoom the timeline: $(grep -o 'data-wheel-check="[^"]*"' "$WORK/page.dom.html")"
+grep -q 'data-drag-check="earlier"' "$WORK/page.dom.html" ||
+  fail "dragging did not pan the timeline: $(grep -o 'data-drag-check="[^"]*"' "$WORK/page.dom.html")"
 grep -q 'data-zoom-check="moved"' "$WORK/page.dom.html" ||
   fail "a phase button or the linear axis did not move the timeline"
-echo "ok: a phase button and the linear-axis box redraw the timeline"
+echo "ok: the wheel zooms, dragging pans, a phase button and the linear-axis box redraw"
 
 # The same page again through `tsunagi report DIR`: byte-identical (deterministic).
 cp "$WORK/run/report.html" "$WORK/first.html"
 "$TSUNAGI" report "$WORK/run" >/dev/null
 cmp -s "$WORK/first.html" "$WORK/run/report.html" || fail "tsunagi report wrote another page"
 
-python3 - "$WORK/page.dom.html" "$WORK/run/result.json" "$WORK/run/trace.jsonl" <<'PY'
-import html.parser, json, sys
-dom_file, result_file, trace_file = sys.argv[1:]
+python3 - "$WORK/page.dom.html" "$WORK/run/result.json" "$WORK/run/trace.jsonl" "$WORK/run/messages.csv" <<'PY'
+import csv, html.parser, json, os, sys
+dom_file, result_file, trace_file, messages_file = sys.argv[1:]
 result = json.load(open(result_file))
 procs = {json.loads(line)["proc"] for line in open(trace_file) if line.strip()}
 
@@ -120,10 +152,22 @@ edges = sum(v for (svg, tag, c), v in page.counts.items() if svg == "overlay-svg
 assert edges >= 1, "no edge groups in the overlay"
 static = count("overlay-svg", "line", "*")
 assert static >= 1, "no lines in the overlay"
+# Workload messages: each one the run sent is a row of messages.csv (these scenarios' workloads
+# send nothing to their own rank, which never touches the wire) and, once arrived, an arrow.
+sent = result["messages"]["sent"]
+rows = list(csv.DictReader(open(messages_file))) if os.path.exists(messages_file) else []
+assert len(rows) == min(sent, 2000), f"messages.csv has {len(rows)} rows for {sent} sent"
+arrived = [r for r in rows if r["received_ns"]]
+if sent <= 2000:
+    assert len(arrived) == result["messages"]["delivered"], (len(arrived), result["messages"])
+assert all(int(r["sent_ns"]) < int(r["received_ns"]) for r in arrived), "arrived before it left"
+drawn = count("timeline-svg", "path", "message")
+assert drawn == len(arrived) and drawn > 0, f"{drawn} message arrows for {len(arrived)} messages"
 print(f"ok: DOM has {n} ranks in the topology and overlay, {len(procs)} timeline rows, "
       f"{static} overlay lines, "
       f"{count('topology-svg', 'g', 'mismatch')} ranks marked wrong, {bands} timeline bands, "
       f"{buttons} zoom buttons, {count('timeline-svg', 'path', 'arrow')} arrows, "
+      f"{drawn} message arrows, "
       f"(groups: {result['inference'].get('groups_source')}, correct: {result['inference'].get('groups_correct')})")
 if result["inference"].get("groups_correct") is True:
     assert count("topology-svg", "g", "mismatch") == 0, "ranks marked wrong in a correct run"

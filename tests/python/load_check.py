@@ -48,6 +48,11 @@ expect(run.figures["workload.makespan_ns"] == r["workload"]["makespan_ns"], "fig
 expect(run.failed_exits.shape == (0, 3), "no failed exits")
 expect(run.multicast is None and run.lmmc is None and run.indices is None, "no series")
 expect(run.topology["kind"] == "tree" and len(run.topology["switches"]) == 3, "topology")
+messages = run.messages
+expect(list(messages.columns) == ["from", "to", "seq", "tag", "bytes", "sent_ns", "received_ns"]
+       and len(messages) == r["messages"]["sent"], f"messages {messages.shape}")
+expect(str(messages["sent_ns"].dtype) == "int64" and str(messages["received_ns"].dtype) == "Int64"
+       and (messages["received_ns"] > messages["sent_ns"]).all(), f"{messages.dtypes.to_dict()}")
 
 sweep = tsunagi.load(sweep_dir)
 expect(isinstance(sweep, tsunagi.Sweep), f"load({sweep_dir}) gave {sweep!r}, not a Sweep")

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "tsunagi/model/messages.hpp"
 #include "tsunagi/runner/interrupt.hpp"
 #include "tsunagi/runner/process_driver.hpp"
 
@@ -38,6 +39,12 @@ struct LogObserver final : runner::RunObserver {
     lines.push_back("count " + key + " " + std::to_string(static_cast<long>(value)));
   }
   void on_progress(const std::string& line) override { lines.push_back("progress " + line); }
+  void on_message(const std::string& proc, TimeNs now, const runner::MessageEvent& m) override {
+    lines.push_back("message " + proc + " " + std::to_string(now) +
+                    (m.delivered ? " arrived " : " left ") + std::to_string(m.from) + "->" +
+                    std::to_string(m.to) + " seq " + std::to_string(m.seq) + " tag " +
+                    std::to_string(m.tag) + " bytes " + std::to_string(m.bytes));
+  }
 };
 
 ProcessRow rank_row(Rank rank) {
@@ -273,6 +280,79 @@ TEST_CASE("driver: one probe per id in flight; a probe of no bytes fails; ends c
   CHECK(results.size() == 3);
   table.report_counts();
   CHECK(log.lines.back() == "count inference.throughput_probes 3");
+}
+
+// The wire bytes of a workload message: body "abc" and 100 filler bytes.
+Bytes data_frame(Rank src, Rank dst, std::uint32_t seq, std::uint8_t hops = 0) {
+  wire::Frame frame = wire::make_data(src, dst, seq, {9, {'a', 'b', 'c'}}, 100);
+  frame.hops = hops;
+  return wire::encode(frame);
+}
+
+std::vector<std::string> message_lines(const LogObserver& log) {
+  std::vector<std::string> lines;
+  for (const std::string& line : log.lines)
+    if (line.rfind("message ", 0) == 0) lines.push_back(line);
+  return lines;
+}
+
+TEST_CASE("driver: a workload message is recorded once when it leaves and once when it arrives") {
+  LogObserver log;
+  ProcessTable table = small_table(log);
+  auto sender = std::make_unique<ScriptCore>();
+  sender->script = [](ScriptCore& self, const Input& input) {
+    if (!std::holds_alternative<StartedInput>(input.event)) return;
+    const Bytes frame = data_frame(0, 1, 4);
+    // One message in two sends, its filler modelled after the second.
+    self.command(SendCmd{5, Bytes(frame.begin(), frame.begin() + 20), 0});
+    self.command(SendCmd{5, Bytes(frame.begin() + 20, frame.end()), 100});
+    self.command(SendCmd{5, data_frame(1, 0, 8, 1), 100});  // r1's message relayed: not r0's
+    self.command(CloseCmd{5});
+  };
+  ToyAdapter r0(table, 0, std::move(sender));
+  r0.clock = 10;
+  r0.start();
+  CHECK(r0.performed == std::vector<std::string>{"send", "send", "send", "close"});
+
+  auto receiver = std::make_unique<ScriptCore>();
+  receiver->script = [](ScriptCore&, const Input&) {};
+  ToyAdapter r1(table, 1, std::move(receiver));
+  r1.start();
+  const Bytes frame = data_frame(0, 1, 4);
+  r1.clock = 30;
+  r1.input(ReceivedInput{kAcceptedConnBit | 1, Bytes(frame.begin(), frame.end() - 1), 0});
+  CHECK(message_lines(log).size() == 1);  // not all of it yet
+  r1.clock = 40;
+  r1.input(ReceivedInput{kAcceptedConnBit | 1, Bytes(frame.end() - 1, frame.end()), 60});
+  CHECK(message_lines(log).size() == 1);  // the filler still outstanding
+  r1.clock = 50;
+  r1.input(ReceivedInput{kAcceptedConnBit | 1, Bytes(40, 0), 0});  // the rest, as real zeros
+  // The same message again (on another connection): its send was recorded once, so it is not.
+  r1.input(ReceivedInput{kAcceptedConnBit | 2, data_frame(0, 1, 4), 100});
+  CHECK(message_lines(log) ==
+        std::vector<std::string>{"message r0 10 left 0->1 seq 4 tag 9 bytes 103",
+                                 "message r1 50 arrived 0->1 seq 4 tag 9 bytes 103"});
+}
+
+TEST_CASE("driver: messages are recorded up to the run's limit, and not at all in large runs") {
+  for (const int processes : {2, runner::kMessageRanksMax + 1}) {
+    LogObserver log;
+    auto config = std::make_shared<ProtocolConfig>();
+    config->processes = processes;
+    ProcessTable table("toy", log, config);
+    table.add(rank_row(0));
+    table.add(rank_row(1));
+    auto sender = std::make_unique<ScriptCore>();
+    sender->script = [](ScriptCore& self, const Input& input) {
+      if (!std::holds_alternative<StartedInput>(input.event)) return;
+      for (std::uint32_t seq = 0; seq <= runner::kMessagesMax; ++seq)
+        self.command(SendCmd{5, data_frame(0, 7, seq), 100});  // to a rank of no row here
+    };
+    ToyAdapter r0(table, 0, std::move(sender));
+    r0.start();
+    CHECK(message_lines(log).size() == (processes == 2 ? runner::kMessagesMax : 0));
+    CHECK_FALSE(table.watching_messages());
+  }
 }
 
 TEST_CASE("table: progress lines come by wall time, every 2 s, with the simulation rate") {

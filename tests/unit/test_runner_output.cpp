@@ -86,3 +86,20 @@ TEST_CASE("runner: relays.dot draws each site, relay and link once", "[runner][r
   CHECK(dot.find("\"b-gw0\" -- \"a-relay0\"") == std::string::npos);  // both ends report it: once
   fs::remove_all(dir);
 }
+
+TEST_CASE("runner: messages.csv has one row per message that left, arrival empty if unseen",
+          "[runner]") {
+  using tsunagi::runner::MessageEvent;
+  const fs::path dir = fresh_dir();
+  tsunagi::runner::prepare_output_dir(dir);
+  tsunagi::runner::Recorder recorder;
+  CHECK_FALSE(tsunagi::runner::write_messages_csv(dir / "messages.csv", recorder));  // none
+  CHECK_FALSE(fs::exists(dir / "messages.csv"));
+  recorder.on_message("r2", 500, MessageEvent{false, 2, 0, 1, 7, 4096});
+  recorder.on_message("r0", 300, MessageEvent{false, 0, 2, 0, 1, 28});
+  recorder.on_message("r2", 450, MessageEvent{true, 0, 2, 0, 1, 28});
+  REQUIRE(tsunagi::runner::write_messages_csv(dir / "messages.csv", recorder));
+  CHECK(slurp(dir / "messages.csv") ==
+        "from,to,seq,tag,bytes,sent_ns,received_ns\n0,2,0,1,28,300,450\n2,0,1,7,4096,500,\n");
+  fs::remove_all(dir);
+}

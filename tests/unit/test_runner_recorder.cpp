@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "tsunagi/runner/message_tap.hpp"
 #include "tsunagi/runner/recorder.hpp"
 
 using tsunagi::ExitCmd;
@@ -94,4 +95,25 @@ TEST_CASE("runner: invalid UTF-8 in a detail does not abort the trace", "[runner
   std::ostringstream out;
   CHECK_NOTHROW(recorder.write_trace(out));
   CHECK(out.str().find("\"kind\":\"bytes\"") != std::string::npos);
+}
+
+TEST_CASE("runner: recorder pairs a message's departure and arrival in either order", "[runner]") {
+  using tsunagi::runner::MessageEvent;
+  Recorder recorder;
+  recorder.on_message("r1", 70, MessageEvent{true, 0, 1, 3, 9, 64});  // a realnet clock ahead
+  recorder.on_message("r0", 60, MessageEvent{false, 0, 1, 3, 9, 64});
+  recorder.on_message("r1", 20, MessageEvent{false, 1, 0, 0, 9, 64});  // never seen to arrive
+  recorder.on_message("r2", 90, MessageEvent{true, 2, 0, 0, 9, 64});   // never seen to leave
+  const auto messages = recorder.messages();
+  REQUIRE(messages.size() == 2);  // in the order they left, departures only
+  CHECK(messages[0].from == 1);
+  CHECK(messages[0].sent_ns == 20);
+  CHECK(messages[0].received_ns == -1);
+  CHECK(messages[1].from == 0);
+  CHECK(messages[1].sent_ns == 60);
+  CHECK(messages[1].received_ns == 70);
+  CHECK(messages[1].bytes == 64);
+  for (std::uint32_t seq = 0; seq < tsunagi::runner::kMessagesMax; ++seq)
+    recorder.on_message("r5", 100, MessageEvent{false, 5, 0, seq, 9, 64});
+  CHECK(recorder.messages().size() == tsunagi::runner::kMessagesMax - 1);  // r2's never left
 }

@@ -49,6 +49,18 @@ void EventLog::on_exit(const std::string& proc, TimeNs now, const ExitCmd& exit)
       {{"type", "exit"}, {"proc", proc}, {"t_ns", now}, {"ok", exit.ok}, {"reason", exit.reason}});
 }
 
+void EventLog::on_message(const std::string& proc, TimeNs now, const runner::MessageEvent& event) {
+  write({{"type", "message"},
+         {"proc", proc},
+         {"t_ns", now},
+         {"delivered", event.delivered},
+         {"from", event.from},
+         {"to", event.to},
+         {"seq", event.seq},
+         {"tag", event.tag},
+         {"bytes", event.bytes}});
+}
+
 void EventLog::on_backend_count(const std::string& key, double value) {
   write({{"type", "count"}, {"proc", proc_}, {"key", key}, {"value", value}});
 }

@@ -8,6 +8,8 @@
 //   {"type":"report","proc":"r3","t_ns":123,"key":"node","value":{...}}
 //   {"type":"exit","proc":"r3","t_ns":123,"ok":true,"reason":""}
 //   {"type":"count","proc":"r3","key":"inference.rtt_probes","value":7}
+//   {"type":"message","proc":"r3","t_ns":123,"delivered":false,"from":3,"to":5,"seq":0,
+//    "tag":1,"bytes":64}  (runner/include/tsunagi/runner/message_tap.hpp)
 #pragma once
 
 #include <cstdio>
@@ -35,6 +37,7 @@ class EventLog final : public runner::RunObserver {
   void on_backend_count(const std::string& key, double value) override;
   // A daemon's progress lines are not events: the launcher prints its own.
   void on_progress(const std::string&) override {}
+  void on_message(const std::string& proc, TimeNs now, const runner::MessageEvent& event) override;
   // The process's start on its own clocks (clock_stamp.hpp): the first line of the file.
   void write_clock(const ClockStamp& stamp) { write(clock_line(proc_, stamp)); }
 

@@ -97,6 +97,10 @@ ReplayOutcome replay_events(const std::vector<ProcessRecord>& processes,
         counts[line.value("key", "")] += line.value("value", 0.0);
         continue;
       }
+      if (type == "message") {  // on the common clock too, but not a sign of life
+        events.push_back({line.value("t_ns", TimeNs{0}) + offsets[p], p, i, line});
+        continue;
+      }
       if (type != "trace" && type != "report" && type != "exit") continue;
       exited = exited || type == "exit";
       last = line.value("t_ns", TimeNs{0}) + offsets[p];
@@ -125,6 +129,14 @@ ReplayOutcome replay_events(const std::vector<ProcessRecord>& processes,
       observer.on_trace(proc, event.t,
                         TraceCmd{event.body.value("kind", ""),
                                  event.body.value("detail", nlohmann::json::object())});
+    } else if (type == "message") {
+      observer.on_message(
+          proc, event.t,
+          runner::MessageEvent{event.body.value("delivered", false),
+                               event.body.value("from", kNoRank), event.body.value("to", kNoRank),
+                               event.body.value("seq", std::uint32_t{0}),
+                               event.body.value("tag", std::uint32_t{0}),
+                               event.body.value("bytes", std::uint64_t{0})});
     } else if (type == "report") {
       observer.on_report(
           proc, event.t,

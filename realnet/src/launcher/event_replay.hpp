@@ -4,10 +4,11 @@
 // (adapter/clock_stamp.hpp); each process's times are shifted by its start's offset from the
 // rendezvous's start (from the first process with a stamp when the rendezvous has none), so
 // time 0 is the rendezvous's start, whatever machines the processes ran on.
-// Order: trace, report and exit events of all processes sorted by that time, ties broken by process
-// (ranks in order, then the rendezvous) and then by each file's own order, so a process's decisions
-// keep their order (that is what `tsunagi compare` compares) and the same files always give the
-// same trace.jsonl. Counts are summed over processes and given as backend counts.
+// Order: trace, report, exit and message events of all processes sorted by that time, ties
+// broken by process (ranks in order, then the rendezvous) and then by each file's own order, so
+// a process's decisions keep their order (that is what `tsunagi compare` compares) and the same
+// files always give the same trace.jsonl. Counts are summed over processes and given as backend
+// counts.
 #pragma once
 
 #include <string>

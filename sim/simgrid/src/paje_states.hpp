@@ -28,6 +28,9 @@ class PajeStates final : public runner::RunObserver {
     next_.on_backend_count(key, value);
   }
   void on_progress(const std::string& message) override { next_.on_progress(message); }
+  void on_message(const std::string& proc, TimeNs now, const runner::MessageEvent& event) override {
+    next_.on_message(proc, now, event);
+  }
 
  private:
   struct Process {

@@ -2,11 +2,25 @@
 // the events happen in its world; the runner turns them into trace.jsonl and result.json.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "tsunagi/model/io.hpp"
 
 namespace tsunagi::runner {
+
+// One workload message seen on the wire (message_tap.hpp): it left its sender (`delivered` =
+// false, at the time the sender's core handed its last byte to the backend) or it reached its
+// destination (true, at the time its last byte arrived there). `seq` numbers the sender's
+// messages, so (from, seq) names one message on every backend.
+struct MessageEvent {
+  bool delivered = false;
+  Rank from = kNoRank;
+  Rank to = kNoRank;
+  std::uint32_t seq = 0;
+  std::uint32_t tag = 0;
+  std::uint64_t bytes = 0;  // what the workload sent: its body and filler, without framing
+};
 
 // Label of a process in traces: "r<rank>" for nodes, "rendezvous" for the rendezvous.
 std::string process_label(Rank rank);
@@ -24,6 +38,10 @@ class RunObserver {
   virtual void on_backend_count(const std::string& key, double value) = 0;
   // Human progress for long runs; printed on stderr by the CLI.
   virtual void on_progress(const std::string& message) = 0;
+  // A workload message of a small run left process `proc` or reached it (message_tap.hpp says
+  // which runs and how many). Most observers need no messages: ignored unless overridden.
+  virtual void on_message(const std::string& /*proc*/, TimeNs /*now*/,
+                          const MessageEvent& /*event*/) {}
 };
 
 }  // namespace tsunagi::runner

@@ -24,6 +24,7 @@
 
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/runner/interrupt.hpp"
+#include "tsunagi/runner/message_tap.hpp"
 #include "tsunagi/runner/process_table.hpp"
 
 namespace tsunagi::runner {
@@ -90,6 +91,14 @@ class ProcessDriver {
   void report(TimeNs now, const ReportCmd& cmd) {
     table_.observer().on_report(row().label, now, cmd);
   }
+  // A send or close the core issued, seen before the adapter performs it (TappedCommands):
+  // the workload messages a send completes are recorded (message_tap.hpp).
+  void tap_send(TimeNs now, const SendCmd& cmd) {
+    if (tap_) tap_->sent(now, cmd);
+  }
+  void tap_close(ConnId conn) {
+    if (tap_) tap_->closed(conn);
+  }
 
   StartedInput started_input() const { return table_.started_input(index_); }
   const ProcessRow& row() const { return table_.row(index_); }
@@ -104,6 +113,40 @@ class ProcessDriver {
   bool delivering_ = false;
   bool exited_ = false;
   ConnId accepted_ = 0;
+  std::unique_ptr<MessageTap> tap_;  // null unless this node's messages are watched
+
+  // The workload messages an input completes, before the core takes its bytes.
+  void tap_input(TimeNs now, const InputEvent& event);
+};
+
+// What tsunagi::perform_commands sees of an adapter whose process watches its messages: sends
+// and closes pass the driver's tap first; every command is then the adapter's own.
+template <class Adapter>
+class TappedCommands {
+ public:
+  TappedCommands(Adapter& adapter, ProcessDriver& driver) : adapter_(adapter), driver_(driver) {}
+  bool stopped() const { return adapter_.stopped(); }
+  void send(SendCmd& cmd) {
+    driver_.tap_send(adapter_.now(), cmd);
+    adapter_.send(cmd);
+  }
+  void close(ConnId conn, bool refused) {
+    driver_.tap_close(conn);
+    adapter_.close(conn, refused);
+  }
+  void connect(ConnectCmd& cmd) { adapter_.connect(cmd); }
+  void arm_timer(ArmTimerCmd& cmd) { adapter_.arm_timer(cmd); }
+  void probe_rtt(ProbeRttCmd& cmd) { adapter_.probe_rtt(cmd); }
+  void probe_throughput(ProbeThroughputCmd& cmd) { adapter_.probe_throughput(cmd); }
+  void compute(ComputeCmd& cmd) { adapter_.compute(cmd); }
+  void trace(TraceCmd& cmd) { adapter_.trace(cmd); }
+  void report(ReportCmd& cmd) { adapter_.report(cmd); }
+  void exit_process(ExitCmd& cmd) { adapter_.exit_process(cmd); }
+  void set_window(SetWindowCmd& cmd) { adapter_.set_window(cmd); }
+
+ private:
+  Adapter& adapter_;
+  ProcessDriver& driver_;
 };
 
 template <class Adapter>
@@ -122,6 +165,12 @@ void ProcessDriver::deliver(Adapter& adapter, InputEvent event) {
         adapter.exit_process(ExitCmd{false, kInterruptedReason});
         break;
       }
+      // The tap opens at the process's start: a realnet adapter adds its row to the table only
+      // after its driver was made.
+      if (std::holds_alternative<StartedInput>(next) && row().role == Role::Node &&
+          table_.watching_messages())
+        tap_ = std::make_unique<MessageTap>(table_, index_);
+      if (tap_) tap_input(now, next);
       Input input{now, std::move(next)};
       core_->handle(input);
       // The core copied what it keeps: a backend that reads into its own buffers takes the
@@ -131,7 +180,13 @@ void ProcessDriver::deliver(Adapter& adapter, InputEvent event) {
           adapter.recycle_received(std::move(received->bytes));
       }
       table_.count_input(now);
-      tsunagi::perform_commands(*core_, adapter);
+      if (tap_) {
+        TappedCommands<Adapter> tapped(adapter, *this);
+        tsunagi::perform_commands(*core_, tapped);
+        if (!table_.watching_messages()) tap_.reset();  // the run's budget is spent
+      } else {
+        tsunagi::perform_commands(*core_, adapter);
+      }
       if constexpr (hears_step_end<Adapter>::value) adapter.step_performed();
     }
   } catch (const std::exception& error) {
@@ -140,6 +195,14 @@ void ProcessDriver::deliver(Adapter& adapter, InputEvent event) {
     return;
   }
   delivering_ = false;
+}
+
+inline void ProcessDriver::tap_input(TimeNs now, const InputEvent& event) {
+  if (const auto* received = std::get_if<ReceivedInput>(&event)) {
+    tap_->received(now, received->conn, received->bytes, received->filler);
+  } else if (const auto* closed = std::get_if<ClosedInput>(&event)) {
+    tap_->closed(closed->conn);
+  }
 }
 
 inline bool ProcessDriver::exit(TimeNs now, const ExitCmd& exit) {

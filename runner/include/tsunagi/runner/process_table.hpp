@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -116,6 +117,14 @@ class ProcessTable {
   // Reports the counters to the observer (once; finish() does it if nobody did).
   void report_counts();
 
+  // Workload messages (message_tap.hpp). The table records the first kMessagesMax messages
+  // that leave its processes (none in a run of more than kMessageRanksMax ranks) and the
+  // arrival of each; an arrival from a sender this table does not hold (a realnet daemon holds
+  // only itself) is passed on for the observer to pair. Its nodes watch their streams while
+  // the table still records sends or waits for a recorded message to arrive at one of them.
+  bool watching_messages() const { return messages_left_ > 0 || !messages_in_flight_.empty(); }
+  void note_message(int index, TimeNs now, const MessageEvent& event);
+
   // The run is over at `clock`: every process still running failed ("still waiting when the
   // simulation ran out of events"), the counters are reported. Returns the summary; `end` is the
   // last exit (what is still in flight after it, FINs and ACKs, is not part of the run).
@@ -148,6 +157,10 @@ class ProcessTable {
   double wall_at_last_line_ = 0;
   PhaseProgress phases_;
   TimeNs interrupted_at_ = -1;
+  std::size_t messages_left_ = 0;
+  std::set<Rank> ranks_;  // the ranks of the rows
+  // (from, seq) of each recorded message to a rank held here that has not arrived yet
+  std::set<std::pair<Rank, std::uint32_t>> messages_in_flight_;
 
   double wall_now() const;
   std::string progress_line(TimeNs now, double wall);

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -39,6 +40,18 @@ struct ExitEntry {
   std::string reason;
 };
 
+// One workload message as messages.csv has it: sent_ns and received_ns on the run's clock,
+// received_ns -1 when its arrival was not seen (lost, or after its receiver stopped watching).
+struct MessageLine {
+  Rank from = kNoRank;
+  Rank to = kNoRank;
+  std::uint32_t seq = 0;
+  std::uint32_t tag = 0;
+  std::uint64_t bytes = 0;
+  TimeNs sent_ns = -1;
+  TimeNs received_ns = -1;
+};
+
 class Recorder final : public RunObserver {
  public:
   using ProgressSink = std::function<void(const std::string&)>;
@@ -52,8 +65,13 @@ class Recorder final : public RunObserver {
   void on_exit(const std::string& proc, TimeNs now, const ExitCmd& exit) override;
   void on_backend_count(const std::string& key, double value) override;
   void on_progress(const std::string& message) override;
+  // Pairs each message's departure and arrival, in whichever order they come (a realnet run's
+  // events come from many clocks); keeps at most kMessagesMax messages (message_tap.hpp).
+  void on_message(const std::string& proc, TimeNs now, const MessageEvent& event) override;
 
   const std::vector<TraceLine>& trace() const { return trace_; }
+  // The messages whose departure was seen, in the order they left.
+  std::vector<MessageLine> messages() const;
   const std::vector<ReportEntry>& reports() const { return reports_; }
   const std::vector<ExitEntry>& exits() const { return exits_; }
   // Later counts for the same key overwrite earlier ones.
@@ -70,6 +88,8 @@ class Recorder final : public RunObserver {
   std::vector<ReportEntry> reports_;
   std::vector<ExitEntry> exits_;
   std::map<std::string, double> backend_counts_;
+  std::vector<MessageLine> messages_;
+  std::map<std::pair<Rank, std::uint32_t>, std::size_t> message_index_;  // (from, seq)
 };
 
 // The trace.jsonl form of one line, without the newline.
