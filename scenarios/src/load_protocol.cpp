@@ -130,6 +130,7 @@ InferenceConfig read_inference(const Section& s, InferenceConfig in) {
            "tree = \"partition\" is built from what groups = \"partition\" measured — "
            "set groups = \"partition\" too, or use tree = \"rtt\"");
   in.partition_leaders = s.count("partition_leaders", in.partition_leaders, 2);
+  in.partition_window_min = s.count("partition_window_min", in.partition_window_min, 2);
   in.rtt_tree_tolerance = s.number("rtt_tree_tolerance", in.rtt_tree_tolerance, 0, 1);
   in.throughput_bytes = static_cast<std::uint64_t>(s.integer(
       "throughput_bytes", static_cast<std::int64_t>(in.throughput_bytes), 1, kMaxMessageBytes));

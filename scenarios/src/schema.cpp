@@ -73,7 +73,8 @@ struct Schemas {
                          {"throughput_bytes"},
                          {"interference_drop"},
                          {"exact_max_groups"},
-                         {"partition_leaders"}}};
+                         {"partition_leaders"},
+                         {"partition_window_min"}}};
   TableSchema costs{"[protocol.costs]", {{"relay"}, {"select_per_connection"}, {"connect"}}};
   TableSchema protocol{"[protocol]",
                        {{"plan"},

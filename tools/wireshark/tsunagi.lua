@@ -30,9 +30,10 @@ local frame_types = {
   [15] = "endpoint_query", [16] = "endpoint_reply", [17] = "relay_register", [18] = "relay_list",
   [19] = "relay_hello", [20] = "link_advert", [21] = "undeliverable", [22] = "settled",
   [23] = "start", [24] = "peer_unreachable", [25] = "shutdown_ack", [26] = "release",
-  [27] = "auth_challenge", [28] = "auth_proof", [29] = "auth_accept",
+  [27] = "auth_challenge", [28] = "auth_proof", [29] = "auth_accept", [30] = "window_order",
+  [31] = "window_groups",
 }
-local LAST_TYPE = 29
+local LAST_TYPE = 31
 local MAGIC, VERSION, HEADER = 0x54, 1, 32
 local MAX_PAYLOAD = 64 * 1024 * 1024
 local SMALL_BODY = 4096  -- wire.cpp max_payload(): types with bodies of a few fields
@@ -41,7 +42,8 @@ local small_body = {
   [17] = true, [19] = true, [21] = true, [22] = true, [23] = true, [24] = true, [25] = true,
   [26] = true, [27] = true, [28] = true, [29] = true,
 }
-local purposes = { [0] = "control", [1] = "static", [2] = "shortcut", [3] = "relay" }
+local purposes = { [0] = "control", [1] = "static", [2] = "shortcut", [3] = "relay",
+                   [4] = "collect" }
 local goodbye_reasons = { [0] = "evicted", [1] = "duplicate" }
 local stream_kinds = { [0x46] = "frames (F)", [0x42] = "throughput transfer (B)",
                        [0x41] = "throughput transfer received (A)" }
@@ -242,7 +244,8 @@ function Reader:rank_runs(label)
   return total
 end
 
--- Writer::i32_repeats: count of runs, then (value, length) per run of equal values.
+-- Writer::i32_repeats: count of runs, then (value, length) per run of equal values. Returns
+-- the number of values and how many of them are 0.
 function Reader:rank_repeats(label)
   local sub = self:subtree(label)
   local runs = self:field(f.count, 4, sub)
@@ -251,15 +254,16 @@ function Reader:rank_repeats(label)
     self.err = string.format("list of %d repeats does not fit (%d bytes left)", runs, self:left())
     return 0
   end
-  local total = 0
+  local total, zeros = 0, 0
   for _ = 1, runs do
     local value = self:field(f.repeat_value, 4, sub)
     local len = self:field(f.repeat_length, 4, sub)
     if len == 0 then self.err = "repeat of 0 values" end
     total = total + (len or 0)
+    if value == 0 then zeros = zeros + (len or 0) end
     if value then sub:append_text(string.format(" %d x%d", value, len or 0)) end
   end
-  return total
+  return total, zeros
 end
 
 -- Writer::varint (LEB128); returns the value (a Lua number) and the bytes it took.
@@ -300,7 +304,7 @@ local payloads = {}
 payloads[1] = function(r)  -- hello
   local rank = r:field(f.rank, 4)
   local purpose = r:field(f.purpose, 1)
-  if purpose and purpose > 3 then r.err = "unknown connection purpose " .. purpose end
+  if purpose and purpose > 4 then r.err = "unknown connection purpose " .. purpose end
   return string.format("r%s %s", tostring(rank), purposes[purpose or -1] or "?")
 end
 
@@ -432,14 +436,14 @@ payloads[15] = function(r)  -- endpoint_query
   return string.format("%d ranks", r:rank_runs("ranks"))
 end
 
-payloads[16] = function(r)  -- endpoint_reply
-  local ranks = r:rank_runs("ranks")
-  if ranks > r:left() / 2 then
-    r.err = string.format("%d front-coded endpoints cannot fit in %d bytes", ranks, r:left())
-    return string.format("%d endpoints", ranks)
+-- Writer::front_coded: `n` strings, each the length it shares with the one before and the rest.
+local function front_coded_endpoints(r, n)
+  if n > r:left() / 2 then
+    r.err = string.format("%d front-coded endpoints cannot fit in %d bytes", n, r:left())
+    return
   end
   local previous = ""
-  for _ = 1, ranks do
+  for _ = 1, n do
     local at = r.pos
     local shared = r:varint()
     local rest = shared and r:varint()
@@ -453,7 +457,48 @@ payloads[16] = function(r)  -- endpoint_reply
     if endpoint == "" then r.err = "empty endpoint" end
     previous = endpoint
   end
+end
+
+payloads[16] = function(r)  -- endpoint_reply
+  local ranks = r:rank_runs("ranks")
+  front_coded_endpoints(r, ranks)
   return string.format("%d endpoints", ranks)
+end
+
+payloads[30] = function(r)  -- window_order: ranks, host offsets (0: measures), their endpoints
+  local ranks = r:rank_runs("ranks")
+  local offsets, measuring = r:rank_repeats("host offsets")
+  if offsets ~= ranks then
+    r.err = string.format("host offsets for %d of %d ranks", offsets, ranks)
+    return string.format("%d ranks", ranks)
+  end
+  front_coded_endpoints(r, measuring)
+  return string.format("%d ranks, %d measuring", ranks, measuring)
+end
+
+payloads[31] = function(r)  -- window_groups: groups as runs, links, what the rounds cost
+  local groups = r:varint()
+  if groups == nil then return "" end
+  if groups > r:left() / 4 then
+    r.err = string.format("%d groups do not fit", groups)
+    return ""
+  end
+  for g = 1, groups do r:rank_runs("group " .. g) end
+  local links = r:varint()
+  if links == nil then return "" end
+  if links > r:left() / 3 then
+    r.err = string.format("%d links do not fit", links)
+    return ""
+  end
+  for _ = 1, links do
+    local a, b, rtt = r:varint(), r:varint(), r:varint()
+    if rtt == nil then return "" end
+    if a == b then r.err = "a link from a rank to itself" end
+  end
+  local probes, levels = r:varint(), r:varint()
+  r:varint()
+  return string.format("%d groups, %d links, %s probes, %s levels", groups, links,
+                       tostring(probes), tostring(levels))
 end
 
 local function relay_entry(r, tree)

@@ -15,7 +15,7 @@ PartitionInference::PartitionInference(const std::vector<std::string>& hosts,
       reps_(host_representatives(hosts)),
       owes_(hosts.size(), -1),
       probed_(hosts.size(), 0) {
-  width_ = width > 0 ? width : window_width(reps_.size());
+  width_ = width > 0 ? width : window_width(reps_.size(), config.partition_window_min);
   // Hosts that fit in one window need no chain: the rounds over all of them are the window.
   if (reps_.size() > width_) {
     start_chain();

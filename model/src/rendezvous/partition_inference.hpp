@@ -23,7 +23,7 @@ class PartitionInference {
  public:
   using Order = PartitionRounds::Order;
 
-  // `width`: hosts per window (0: window_width of the host count; tests pass small ones).
+  // `width`: hosts per window (0: window_width of the host count and the configured least).
   PartitionInference(const std::vector<std::string>& hosts, const InferenceConfig& config,
                      std::size_t width = 0);
 

@@ -79,9 +79,9 @@ bool groups_are_runs(const Groups& groups, const std::vector<std::string>& hosts
   return true;
 }
 
-std::size_t window_width(std::size_t hosts) {
+std::size_t window_width(std::size_t hosts, int least) {
   const auto root = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(hosts))));
-  return std::max<std::size_t>(64, 2 * root);
+  return std::max<std::size_t>(static_cast<std::size_t>(std::max(2, least)), 2 * root);
 }
 
 }  // namespace tsunagi

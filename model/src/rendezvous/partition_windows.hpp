@@ -39,8 +39,9 @@ std::vector<std::vector<Rank>> window_parts(const std::vector<std::string>& host
 bool groups_are_runs(const Groups& groups, const std::vector<std::string>& hosts,
                      const std::vector<Rank>& reps);
 
-// The window width used for n hosts: 2 sqrt(n), at least 64. A window's rounds cost time in
-// proportion to its width, so the groups' simulated time grows as sqrt(N).
-std::size_t window_width(std::size_t hosts);
+// The window width used for n hosts: 2 sqrt(n), at least `least` (partition_window_min, 64 by
+// default). A window's rounds cost time in proportion to its width, so the groups' simulated
+// time grows as sqrt(N).
+std::size_t window_width(std::size_t hosts, int least = 64);
 
 }  // namespace tsunagi

@@ -62,6 +62,9 @@ struct InferenceConfig {
   int exact_max_groups = 24;        // the exact method refuses more groups (probe count)
   // groups = partition: leaders a part picks at once (every rank of the part probes each).
   int partition_leaders = 8;
+  // groups = partition: the fewest hosts in a window (2 sqrt(hosts) when that is more). Below
+  // it no chain runs and the rendezvous runs the rounds over all hosts as one part.
+  int partition_window_min = 64;
 };
 
 struct OverlayConfig {
