@@ -103,25 +103,40 @@ TEST_CASE("window collector: orders its leaders over connections of its own, ans
   Driven node = awaiting_node(3, 0);
   std::size_t mark = node.mark();
   node.frame(kToRendezvous, wire::make_window_order(window_of({0, 1, 2})));
-  // Three hosts, all leaders: rank 0 measures itself, ranks 1 and 2 get a connection each.
+  // Three hosts: ranks 1 and 2 lead, each over a connection of the collector's; the collector
+  // leads nothing (its link carries the rounds' traffic) and is only measured.
   const auto connects = node.all<ConnectCmd>(mark);
   REQUIRE(connects.size() == 2);
   CHECK(connects[0].to == endpoint_of(1));
   CHECK(connects[1].to == endpoint_of(2));
-  CHECK(node.all<ProbeRttCmd>(mark).size() == 2);  // its own row: ranks 1 and 2
+  // Nothing is measured while the collector's link still carries connects, handshakes and
+  // endpoint lists: they would queue the probes that cross it. Each leader gets its targets'
+  // endpoints and an empty order first; the orders go out once every leader answered it.
+  node.input(ConnectedInput{connects[0].conn});
+  node.input(ConnectedInput{connects[1].conn});
   for (const ConnectCmd& c : connects) {
-    node.input(ConnectedInput{c.conn});
     const auto frames = node.sent(c.conn, mark);
     REQUIRE(frames.size() == 3);
     CHECK(decoded(wire::read_hello(frames[0])).purpose == ConnPurpose::Collect);
-    CHECK(frames[1].type == FrameType::EndpointReply);  // the targets' endpoints first
-    const auto order = decoded(wire::read_rtt_order(frames[2]));
+    CHECK(decoded(wire::read_endpoint_reply(frames[1])).ranks.size() == 2);
+    const auto prime = decoded(wire::read_rtt_order(frames[2]));
+    CHECK(prime.targets.empty());
+  }
+  CHECK(node.all<ProbeRttCmd>(mark).empty());
+  node.frame(connects[0].conn, wire::make_rtt_column({1, {}, {}}));
+  CHECK(node.all<ProbeRttCmd>(mark).empty());
+  CHECK(node.sent(connects[0].conn, mark).size() == 3);
+  node.frame(connects[1].conn, wire::make_rtt_column({1, {}, {}}));
+  CHECK(node.all<ProbeRttCmd>(mark).empty());
+  for (const ConnectCmd& c : connects) {
+    const auto frames = node.sent(c.conn, mark);
+    REQUIRE(frames.size() == 4);
+    const auto order = decoded(wire::read_rtt_order(frames[3]));
+    CHECK(order.round == 0);
     CHECK(order.targets.size() == 2);
   }
   CHECK_FALSE(has_type(node.sent(kToRendezvous, mark), FrameType::WindowGroups));
   // Ranks 0 and 1 share a switch (20 us), rank 2 is far (100 us).
-  node.input(RttMeasuredInput{1, 20'000, true});
-  node.input(RttMeasuredInput{2, 100'000, true});
   node.frame(connects[0].conn, wire::make_rtt_column({0, {0, 2}, {20'000, 100'000}}));
   mark = node.mark();
   node.frame(connects[1].conn, wire::make_rtt_column({0, {0, 1}, {100'000, 100'000}}));
@@ -133,7 +148,7 @@ TEST_CASE("window collector: orders its leaders over connections of its own, ans
   CHECK(groups == Groups{{0, 1}, {2}});
   REQUIRE(answer.links.size() == 1);
   CHECK(answer.links[0].rtt == 100'000);
-  CHECK(answer.probes == 6);
+  CHECK(answer.probes == 4);
   CHECK(node.closed(connects[0].conn, mark));
   CHECK(node.closed(connects[1].conn, mark));
   CHECK_FALSE(node.exit());

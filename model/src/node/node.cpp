@@ -110,6 +110,7 @@ void Node::on_outgoing_open(ConnId id) {
   if (c.purpose == wire::ConnPurpose::Static) static_peer_up(c.peer, id);
   if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_up(c.peer, id, true);
   if (c.purpose == wire::ConnPurpose::Relay) relay_up(id);
+  if (c.purpose == wire::ConnPurpose::Collect) collect_conn_open(c.peer);
 }
 
 // Besides the connect deadlines, only workloads arm timers.
@@ -237,10 +238,7 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
       if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
       const auto& column = std::get<wire::RttColumnMsg>(msg);
       if (auto why = wire::unknown_rank_in(column.peers, n_, "measured")) return reject(id, *why);
-      std::vector<RttSample> row;
-      for (std::size_t i = 0; i < column.peers.size(); ++i)
-        row.push_back({column.peers[i], static_cast<TimeNs>(column.rtts[i])});
-      return on_collected_column(c.peer, row);
+      return on_collect_answer(c.peer, column);
     }
     case FrameType::WindowOrder: {
       auto msg = wire::read_window_order(frame);

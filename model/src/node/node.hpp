@@ -118,6 +118,11 @@ class Node final : public Process, private WorkloadContext {
   void on_window_order(const wire::WindowOrderMsg& msg);
   void pump_collector();
   ConnId collect_conn(Rank leader);
+  static constexpr std::uint32_t kPrimeRound = 1;  // an empty order: "you have the endpoints"
+  void prime_leaders();
+  void release_orders();
+  void collect_conn_open(Rank leader);
+  void on_collect_answer(Rank leader, const wire::RttColumnMsg& column);
   void on_collected_column(Rank leader, const std::vector<RttSample>& row);
   void collector_failed(Rank leader, const std::string& why);
 
@@ -235,6 +240,10 @@ class Node final : public Process, private WorkloadContext {
   ConnId order_conn_ = 0;                       // where that order came from
   std::unique_ptr<PartitionCollector> collector_;
   std::map<Rank, ConnId> collect_conns_;  // the collector's connections to its leaders
+  std::set<Rank> collect_open_;           // those up (their acceptor proved the secret)
+  std::map<Rank, bool> collect_primed_;   // endpoints sent; true once the leader answered
+  int collect_out_ = 0;                   // orders of the current wave not yet answered
+  std::vector<PartitionCollector::Order> collect_orders_;  // waiting for their connections
 
   // overlay
   std::vector<Rank> plan_;               // static neighbours, sorted

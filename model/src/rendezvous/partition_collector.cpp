@@ -20,7 +20,11 @@ std::vector<std::string> local_hosts(const wire::WindowOrderMsg& order) {
 
 PartitionCollector::PartitionCollector(const wire::WindowOrderMsg& order,
                                        const InferenceConfig& config)
-    : ranks_(order.ranks), rounds_(local_hosts(order), config), probed_(order.ranks.size(), 0) {
+    // The collector (local 0) leads nothing: its link carries the window's orders and columns,
+    // so rows measured from it would read that traffic as distance.
+    : ranks_(order.ranks),
+      rounds_(local_hosts(order), config, {}, 0),
+      probed_(order.ranks.size(), 0) {
   // The chain probed every measuring rank once, but rank 0, where it starts.
   for (std::size_t i = 0; i < ranks_.size(); ++i)
     if (order.rep_offsets[i] == 0 && ranks_[i] != 0) probed_[i] = 1;

@@ -9,13 +9,14 @@ namespace tsunagi {
 
 PartitionRounds::PartitionRounds(const std::vector<std::string>& hosts,
                                  const InferenceConfig& config,
-                                 std::vector<std::vector<Rank>> parts)
+                                 std::vector<std::vector<Rank>> parts, Rank never_leads)
     : hosts_(hosts),
       config_(config),
       placed_(hosts.size(), false),
       part_of_(hosts.size(), -1),
       slot_of_(hosts.size(), -1),
-      probed_(hosts.size(), 0) {
+      probed_(hosts.size(), 0),
+      never_leads_(never_leads) {
   // The leaders' cut takes the innermost significant step: a part's row may lack the levels
   // further out, so the largest step in it says nothing (see the header).
   config_.tie_tolerance = 1.0;
@@ -44,11 +45,16 @@ void PartitionRounds::start(Part part) {
   }
   // Leaders spread over the part in rank order: processes are usually placed in blocks, so
   // this tends to put them under different switches; where it does not, the recursion only
-  // takes more levels (never a wrong group).
+  // takes more levels (never a wrong group). Any measuring host may lead: the argument in the
+  // header holds for every choice, so the one that must not is simply left out.
   const std::size_t m = part.probing.size();
+  std::vector<Rank> candidates;
+  for (Rank r : part.probing)
+    if (r != never_leads_) candidates.push_back(r);
+  const std::size_t c = candidates.size();
   const std::size_t k =
-      std::min(m, static_cast<std::size_t>(std::max(2, config_.partition_leaders)));
-  for (std::size_t i = 0; i < k; ++i) part.leaders.push_back(part.probing[i * m / k]);
+      std::min(c, static_cast<std::size_t>(std::max(2, config_.partition_leaders)));
+  for (std::size_t i = 0; i < k; ++i) part.leaders.push_back(candidates[i * c / k]);
   part.rtt.assign(m, std::vector<TimeNs>(k, -1));
   part.waiting = k;
   const auto index = static_cast<std::int64_t>(parts_.size());

@@ -32,8 +32,10 @@ class PartitionRounds {
 
   // `parts`: the ranks split into parts that are unions of whole switches (the windows of
   // partition_windows.hpp); empty: all ranks are one part.
+  // `never_leads`: a rank that leads no part it shares with another measuring host (a window's
+  // collector, whose own link carries the rounds' traffic: partition_collector.hpp).
   PartitionRounds(const std::vector<std::string>& hosts, const InferenceConfig& config,
-                  std::vector<std::vector<Rank>> parts = {});
+                  std::vector<std::vector<Rank>> parts = {}, Rank never_leads = kNoRank);
 
   // The orders of every part ready to measure; each is handed out once. Parts that need no
   // measurement (one host) are placed on the way.
@@ -81,6 +83,7 @@ class PartitionRounds {
   std::uint64_t max_probed_ = 0;
   int levels_ = 0;
   TimeNs spread_ = 0;  // largest spread of RTTs from a leader to its switch-mates
+  Rank never_leads_ = kNoRank;
 };
 
 }  // namespace tsunagi
