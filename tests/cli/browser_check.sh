@@ -36,3 +36,21 @@ browser_self_test() {
     fail "chromium did not log the page's exception: $(grep -c . "$dir/broken.log") log lines"
   echo "ok: the browser check catches an uncaught exception"
 }
+
+# keep_screenshot PAGE NAME: headless Chromium's picture of PAGE (1400 px wide, the first 2400 px
+# of it) kept as a test artefact, TSUNAGI_ARTEFACTS/NAME.png (the build's test-artefacts/ under
+# ctest), so that a person can look at what the checks above only counted. An empty or tiny
+# picture fails: a page that did not render leaves a blank one of a few KB.
+keep_screenshot() {
+  local page=$1 name=$2
+  local dir=${TSUNAGI_ARTEFACTS:-$WORK/artefacts}
+  mkdir -p "$dir"
+  timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+    --user-data-dir="$WORK/$name.profile" --hide-scrollbars --window-size=1400,2400 \
+    --screenshot="$dir/$name.png" "file://$page" >/dev/null 2>&1 ||
+    fail "chromium could not take a screenshot of $page"
+  local size
+  size=$(stat -c %s "$dir/$name.png" 2>/dev/null || echo 0)
+  [ "$size" -gt 20000 ] || fail "$dir/$name.png is $size bytes: the page did not render"
+  echo "ok: screenshot kept: $dir/$name.png ($size bytes)"
+}

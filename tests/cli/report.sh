@@ -81,6 +81,9 @@ python3 -c 'import sys; page, js = open(sys.argv[1]).read(), open(sys.argv[2]).r
 print(page.replace("</body>", "<script>" + js + "</script></body>"), end="")' \
   "$WORK/run/report.html" "$WORK/zoom_check.js" >"$WORK/zoom.html"
 open_in_browser "$WORK/zoom.html" "$WORK/page"
+# What a person would see, kept: report-<scenario>[-<backend>].png among the test artefacts.
+backend=$(json_get "$WORK/run/result.json" backend | tr -d '"')
+keep_screenshot "$WORK/run/report.html" "report-$(basename "$scenario" .toml)-$backend"
 # The timeline's script ran to its end (it marks the figure once its handlers are set).
 grep -q 'id="timeline-svg"[^>]*data-zoomable="yes"' "$WORK/page.dom.html" ||
   fail "the timeline's zoom script did not run"
