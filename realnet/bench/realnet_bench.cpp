@@ -13,6 +13,8 @@
 
 #include <boost/asio.hpp>
 
+#include <sys/resource.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -28,6 +30,21 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 constexpr int kRepetitions = 9;
+
+// --only: each thread's context switches and CPU time at its end, on standard error, for
+// tools/realnet_counts.py (sender: the main thread; echo: the thread that answers).
+bool report_threads = false;
+
+void report_thread_usage(const char* who) {
+  if (!report_threads) return;
+  rusage usage{};
+  if (getrusage(RUSAGE_THREAD, &usage) != 0) return;
+  const auto us = [](const timeval& t) {
+    return 1e6 * static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec);
+  };
+  std::fprintf(stderr, "thread-usage: %s %ld voluntary %ld involuntary %.0f user_us %.0f sys_us\n",
+               who, usage.ru_nvcsw, usage.ru_nivcsw, us(usage.ru_utime), us(usage.ru_stime));
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -94,6 +111,7 @@ std::vector<double> adapter_pingpong(std::uint64_t size, int rounds) {
   std::thread echo_thread([&] {
     echo.start();
     echo_io.run();
+    report_thread_usage("echo");
   });
   std::vector<double> samples;
   boost::asio::io_context ping_io;
@@ -136,6 +154,7 @@ std::vector<double> plain_pingpong(std::uint64_t size, int rounds) {
     };
     echo_more();
     server_io.run();
+    report_thread_usage("echo");
   });
   boost::asio::io_context io;
   tcp::socket socket(io);
@@ -167,6 +186,7 @@ int run_one_side(const std::string& side, const std::vector<std::uint64_t>& size
     std::printf("%10llu %14.1f\n", static_cast<unsigned long long>(size),
                 samples.empty() ? 0.0 : median(samples));
   }
+  report_thread_usage("sender");
   return 0;
 }
 
@@ -185,6 +205,7 @@ int main(int argc, char** argv) {
                  "Run one side once, exactly --rounds round trips per size (for counting)")
       ->check(CLI::IsMember({"adapter", "plain"}));
   CLI11_PARSE(app, argc, argv);
+  report_threads = !only.empty();
   if (!only.empty()) return run_one_side(only, sizes, rounds);
   std::printf("%10s %14s %14s %8s %14s %14s\n", "bytes", "adapter_us", "plain_us", "ratio",
               "adapter_MB/s", "plain_MB/s");

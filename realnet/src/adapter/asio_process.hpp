@@ -135,8 +135,11 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
     bool writing = false;
     std::deque<OutChunk> out;
     // The pieces of the write under way, untouched while `writing`: Asio is handed a view of
-    // them (a std::span), not the vector, which it would copy into every write.
+    // them (a std::span), not the vector, which it would copy into every write. `progress`:
+    // what each queued chunk contributes to it (bytes, filler); kept, so a write allocates
+    // nothing.
     std::vector<asio::const_buffer> gather;
+    std::vector<std::pair<std::size_t, std::uint64_t>> progress;
   };
   using ConnPtr = std::shared_ptr<Conn>;
 
@@ -173,6 +176,8 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void deliver_read(ConnId id, const ConnPtr& conn, std::size_t got);
   Bytes hand_over(Bytes& block, std::size_t n);
   void pump(ConnId id, const ConnPtr& conn);
+  std::size_t gather(Conn& conn);
+  void advance(Conn& conn, std::size_t written);
   void drop(ConnId id, const ConnPtr& conn, bool tell_core);
 
   // asio_probes.cpp: UDP echo, RTT probes, throughput probes and sinks
