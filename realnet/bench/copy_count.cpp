@@ -40,7 +40,7 @@ struct Tally {
 
 enum Kind { kMemcpy, kMemmove, kMemset, kMalloc, kCalloc, kRealloc, kKinds };
 constexpr const char* kNames[kKinds] = {"memcpy", "memmove", "memset",
-                                        "malloc", "calloc", "realloc"};
+                                        "malloc", "calloc",  "realloc"};
 constexpr int kThreads = 16;  // threads past these are counted in the totals only
 
 Tally totals[kKinds];

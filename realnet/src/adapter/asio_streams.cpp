@@ -284,8 +284,7 @@ void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
     }
     conn->writing = true;
     asio::async_write(conn->socket, std::span<const asio::const_buffer>(conn->gather),
-                      [this, id, conn, total](const boost::system::error_code& error,
-                                              std::size_t) {
+                      [this, id, conn, total](const boost::system::error_code& error, std::size_t) {
                         conn->writing = false;
                         if (conn->gone) return;
                         if (error) return drop(id, conn, true);
