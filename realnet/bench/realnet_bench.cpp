@@ -3,7 +3,12 @@
 // io_context as two processes would be. Prints the median round trip, the throughput
 // (2 x size / round trip) and the adapter/plain ratio per size. docs/realnet.md quotes it.
 //
-//   tsunagi-realnet-bench [--rounds N] [--sizes 64,1024,...]
+// Paired rounds: a block of the adapter's round trips and one of plain Asio's, back to back
+// (in alternating order: AB, BA, AB, ...), make a pair; the ratio printed is the median of the
+// pairs' ratios (block median / block median), with its quartiles, so that whatever else runs
+// on the machine (a build, CPU hogs) slows both halves of a pair alike and cancels out.
+//
+//   tsunagi-realnet-bench [--rounds N] [--pairs P] [--sizes 64,1024,...]
 //   tsunagi-realnet-bench --only adapter|plain --rounds N --sizes 1048576
 // With --only, one side runs once, exactly N round trips per size, so its system calls, page
 // faults and copies can be counted alone (strace -c -f, perf stat): the difference between two
@@ -28,8 +33,6 @@ using namespace tsunagi;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-constexpr int kRepetitions = 9;
 
 // --only: each thread's context switches and CPU time at its end, on standard error, for
 // tools/realnet_counts.py (sender: the main thread; echo: the thread that answers).
@@ -190,13 +193,24 @@ int run_one_side(const std::string& side, const std::vector<std::uint64_t>& size
   return 0;
 }
 
+// The value at fraction q of the sorted values (q = 0.5: the median, as median()).
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"tsunagi-realnet-bench: loopback ping-pong, realnet adapter vs plain Asio"};
-  int rounds = 2000;
+  int rounds = 1000;
+  int pairs = 15;
   std::vector<std::uint64_t> sizes{64, 1024, 65536, 1 << 20, 8 << 20};
-  app.add_option("--rounds", rounds, "Round trips per size (a twentieth for sizes >= 1 MiB)")
+  app.add_option("--rounds", rounds,
+                 "Round trips per block (a twentieth, at least 20, for sizes >= 1 MiB)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--pairs", pairs, "Pairs of blocks (adapter, plain) per size")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--sizes", sizes, "Message sizes in bytes")->delimiter(',');
@@ -207,22 +221,33 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   report_threads = !only.empty();
   if (!only.empty()) return run_one_side(only, sizes, rounds);
-  std::printf("%10s %14s %14s %8s %14s %14s\n", "bytes", "adapter_us", "plain_us", "ratio",
-              "adapter_MB/s", "plain_MB/s");
+  // The first six columns are those of the bench before paired rounds (docs/realnet.md);
+  // `ratio` was the ratio of the two sides' medians, it is now the median of the pairs' ratios.
+  std::printf("%10s %14s %14s %8s %14s %14s %9s %9s\n", "bytes", "adapter_us", "plain_us", "ratio",
+              "adapter_MB/s", "plain_MB/s", "ratio_q1", "ratio_q3");
   for (const std::uint64_t size : sizes) {
-    // 100 round trips of 1 MiB take ~40 ms; 9 such blocks a side, interleaved: with 3 blocks of
-    // 40 the ratio moved by 10-40 % between runs of an idle machine (docs/realnet.md).
+    // 50 round trips of 1 MiB take ~20 ms, 1,000 of 64 B ~60 ms: short blocks, so that the two
+    // halves of a pair see the same machine.
     const int n = size >= (1 << 20) ? std::max(20, rounds / 20) : rounds;
-    // Interleaved and repeated, so a noisy moment on a shared machine hits both alike.
-    std::vector<double> adapter, plain;
-    for (int rep = 0; rep < kRepetitions; ++rep) {
-      adapter.push_back(median(adapter_pingpong(size, n)));
-      plain.push_back(median(plain_pingpong(size, n)));
+    std::vector<double> adapter, plain, ratios;
+    for (int pair = 0; pair < pairs; ++pair) {
+      double a = 0, p = 0;
+      if (pair % 2 == 0) {
+        a = median(adapter_pingpong(size, n));
+        p = median(plain_pingpong(size, n));
+      } else {
+        p = median(plain_pingpong(size, n));
+        a = median(adapter_pingpong(size, n));
+      }
+      adapter.push_back(a);
+      plain.push_back(p);
+      ratios.push_back(a / p);
     }
     const double a = median(adapter), p = median(plain);
-    std::printf("%10llu %14.1f %14.1f %8.2f %14.1f %14.1f\n", static_cast<unsigned long long>(size),
-                a, p, a / p, 2.0 * static_cast<double>(size) / a,
-                2.0 * static_cast<double>(size) / p);
+    std::printf("%10llu %14.1f %14.1f %8.2f %14.1f %14.1f %9.2f %9.2f\n",
+                static_cast<unsigned long long>(size), a, p, median(ratios),
+                2.0 * static_cast<double>(size) / a, 2.0 * static_cast<double>(size) / p,
+                quantile(ratios, 0.25), quantile(ratios, 0.75));
   }
   return 0;
 }
