@@ -8,17 +8,20 @@ the difference divided by the difference in round trips is the cost of one round
 the set-up. Counts, unlike wall-clock times, hardly depend on the machine's load, so they can be
 taken on a busy machine (docs/realnet.md, "Counts per round trip").
 
-  tools/realnet_counts.py [--build build] [--size 1048576] [--few 20] [--many 220]
+  tools/realnet_counts.py [--build build] [--size 1048576] [--few 20] [--many 220] [--taskset 0]
 
 Columns: `adapter` and `plain` are both threads together (and `ratio` adapter / plain); then each
 side's `sender` (the main thread: sends a message, waits for it back) and `echo` (answers).
-`epoll_wait poll` are waits with a zero time-out (Asio looking for more work before it runs a
-handler), `epoll_wait block` the others (where a thread may sleep), `epoll_wait empty` waits
-that returned no event. `voluntary switches` are the thread going to sleep (a blocking wait that
-had to wait): on one core each costs a switch to the other side.
+System calls are counted by `perf trace -s` (the kernel's tracepoints); their EAGAIN returns and
+the kinds of epoll waits by `strace -ff`, which stops the thread at every call and so changes how
+often a wait finds work already there: `epoll_wait poll` are waits with a zero time-out (Asio
+looking for more work before it runs a handler), `epoll_wait block` the others (where a thread
+may sleep), `epoll_wait empty` waits that returned no event. `voluntary switches` are the thread
+going to sleep (a blocking wait that had to wait); on one core (--taskset 0) every switch hands
+the core to the other side.
 
-Needs strace and perf (perf stat's software events; perf_event_paranoid <= 2 is enough) and
-the copy-count shim (build target tsunagi-copy-count).
+Needs strace and perf (perf trace reads tracepoints: root, or perf_event_paranoid -1 and access
+to tracefs) and the copy-count shim (build target tsunagi-copy-count).
 """
 import argparse
 import collections
@@ -43,14 +46,45 @@ EPOLL_TIMEOUT = re.compile(r",\s*(-?\d+)$")
 
 
 def bench(args, side, rounds):
-    return [os.path.join(args.build, "realnet", "tsunagi-realnet-bench"), "--only", side,
-            "--rounds", str(rounds), "--sizes", str(args.size)]
+    pin = ["taskset", "-c", args.taskset] if args.taskset else []
+    return pin + [os.path.join(args.build, "realnet", "tsunagi-realnet-bench"), "--only", side,
+                  "--rounds", str(rounds), "--sizes", str(args.size)]
+
+
+def perf_trace_counts(args, side, rounds):
+    """Per thread: system calls by name, as `perf trace -s` counts them (the kernel's
+    tracepoints: no stop at every call, so the threads keep their timing, which decides how
+    often a wait finds work ready). The sender is the main thread: the smallest thread id."""
+    with tempfile.NamedTemporaryFile(suffix=".perf-trace") as out:
+        subprocess.run(["perf", "trace", "-s", "-o", out.name, "--"] + bench(args, side, rounds),
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out.name, errors="replace") as summary:
+            text = summary.read()
+    threads = {}
+    tid = None
+    for line in text.splitlines():
+        header = re.match(r"^\s*\S.*\((\d+)\), \d+ events", line)
+        if header:
+            tid = int(header.group(1))
+            threads[tid] = collections.Counter()
+            continue
+        row = re.match(r"^\s+([a-z_0-9]+)\s+(\d+)\s+(\d+)\s", line)
+        if row and tid is not None:
+            threads[tid][row.group(1)] += int(row.group(2))
+    counts = collections.Counter()
+    for tid, calls in threads.items():
+        thread = "sender" if tid == min(threads) else "echo"
+        for name, n in calls.items():
+            counts[(thread, name)] += n
+    return counts
 
 
 def strace_counts(args, side, rounds):
-    """Per thread: system calls by name, EAGAIN returns by name ('name EAGAIN') and epoll waits
-    by kind. strace -ff writes one file per thread, so no call is split in two; the main thread's
-    (the sender's) is the one that starts with execve."""
+    """Per thread: EAGAIN returns by name ('name EAGAIN') and epoll waits by kind (what
+    perf trace -s does not tell). strace -ff writes one file per thread, so no call is split in
+    two; the main thread's (the sender's) is the one that starts with execve. strace stops the
+    thread at every call, which changes how often a wait finds work already there: the calls
+    themselves are counted by perf_trace_counts."""
     with tempfile.TemporaryDirectory() as directory:
         prefix = os.path.join(directory, "trace")
         subprocess.run(["strace", "-ff", "-qq", "-o", prefix] + bench(args, side, rounds),
@@ -65,7 +99,7 @@ def strace_counts(args, side, rounds):
                 if call is None:
                     continue
                 name, arguments, result = call.groups()
-                keys = [name]
+                keys = []
                 error = ERRNO.search(line)
                 if error and error.group(1) == "EAGAIN":
                     keys.append(name + " EAGAIN")
@@ -122,7 +156,7 @@ def per_round_trip(args, side):
     """The counts of `many` round trips minus those of `few`, per round trip, by (thread, key);
     thread 'all' for both together."""
     rows = collections.Counter()
-    for measure in (strace_counts, perf_counts, copy_counts):
+    for measure in (perf_trace_counts, strace_counts, perf_counts, copy_counts):
         few, many = measure(args, side, args.few), measure(args, side, args.many)
         for key in set(few) | set(many):
             rows[key] = (many[key] - few[key]) / (args.many - args.few)
@@ -141,6 +175,9 @@ def main():
     parser.add_argument("--size", type=int, default=1 << 20)
     parser.add_argument("--few", type=int, default=20)
     parser.add_argument("--many", type=int, default=220)
+    parser.add_argument("--taskset", metavar="CPUS",
+                        help="run the bench under taskset -c CPUS (0: both threads on one core, "
+                        "where every wait that finds nothing sleeps and switches to the other)")
     args = parser.parse_args()
     sides = {side: per_round_trip(args, side) for side in ("adapter", "plain")}
     keys = [k for name in SYSCALLS for k in (name, name + " EAGAIN")
@@ -148,7 +185,8 @@ def main():
     keys += PERF_EVENTS + ["voluntary switches", "involuntary switches"]
     keys += [c + " bytes" for c in COPIES] + [a + " calls" for a in ALLOCATIONS]
     keys += ["CPU us (user+sys)"]
-    print(f"per round trip of {args.size} bytes ({args.many} - {args.few} round trips); "
+    pinned = f", taskset -c {args.taskset}" if args.taskset else ""
+    print(f"per round trip of {args.size} bytes ({args.many} - {args.few} round trips{pinned}); "
           "adapter and plain: both threads")
     columns = [("adapter", "all"), ("plain", "all"), None, ("adapter", "sender"),
                ("adapter", "echo"), ("plain", "sender"), ("plain", "echo")]

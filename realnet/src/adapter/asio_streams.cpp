@@ -241,11 +241,29 @@ void AsioProcess::recycle_received(Bytes&& bytes) {
   spare_chunks_.insert(at, std::move(bytes));
 }
 
+// Queued, and written once the step's commands are all performed: the frames one step sends on
+// a connection go out in one write (pump makes it at once), where writing each as it came took
+// a system call per frame (issue 34).
 void AsioProcess::send(SendCmd& cmd) {
   auto it = conns_.find(cmd.conn);
   if (it == conns_.end() || it->second->core_closed) return;
   it->second->out.push_back(OutChunk{std::move(cmd.bytes), cmd.filler});
-  pump(cmd.conn, it->second);
+  if (!it->second->step_sends) {
+    it->second->step_sends = true;
+    step_sends_.emplace_back(cmd.conn, it->second);
+  }
+}
+
+void AsioProcess::step_performed() {
+  if (step_sends_.empty()) return;
+  std::vector<std::pair<ConnId, ConnPtr>> sends;
+  sends.swap(step_sends_);
+  for (auto& [id, conn] : sends) {
+    conn->step_sends = false;
+    pump(id, conn);
+  }
+  sends.clear();
+  if (step_sends_.empty()) step_sends_.swap(sends);  // its capacity: no allocation next step
 }
 
 // Writes what is queued, one gathered write at a time, in order. A connection the core closed
