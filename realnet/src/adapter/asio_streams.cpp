@@ -1,5 +1,7 @@
 // TCP connections: connect (with the core's time-out), frames in and out, close. Accepting:
 // asio_accept.cpp.
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <iostream>
@@ -112,8 +114,16 @@ void AsioProcess::on_connect_done(ConnId id, const ConnPtr& conn,
   // descriptor is registered anew, for EPOLLIN only, as an accepted one is; a write that finds
   // the kernel's buffer full still asks for EPOLLOUT (async_write).
   const auto protocol = conn->socket.local_endpoint(ignored).protocol();
-  const auto descriptor = conn->socket.release(ignored);
-  conn->socket.assign(protocol, descriptor, ignored);
+  boost::system::error_code error_again;
+  const auto descriptor = conn->socket.release(error_again);
+  if (!error_again) conn->socket.assign(protocol, descriptor, error_again);
+  if (error_again) {  // the kernel could not register it (no memory): as if the connect failed
+    if (!conn->socket.is_open() && descriptor >= 0) ::close(descriptor);
+    conn->gone = true;
+    conns_.erase(id);
+    deliver(ConnectFailedInput{id, ConnectFailure::Unreachable});
+    return;
+  }
   deliver(ConnectedInput{id});
   start_reading(id, conn, true);
   pump(id, conn);
