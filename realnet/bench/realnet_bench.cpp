@@ -204,7 +204,7 @@ double quantile(std::vector<double> v, double q) {
 int main(int argc, char** argv) {
   CLI::App app{"tsunagi-realnet-bench: loopback ping-pong, realnet adapter vs plain Asio"};
   int rounds = 1000;
-  int pairs = 15;
+  int pairs = 21;
   std::vector<std::uint64_t> sizes{64, 1024, 65536, 1 << 20, 8 << 20};
   app.add_option("--rounds", rounds,
                  "Round trips per block (a twentieth, at least 20, for sizes >= 1 MiB)")
@@ -214,6 +214,8 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--sizes", sizes, "Message sizes in bytes")->delimiter(',');
+  bool each = false;
+  app.add_flag("--each", each, "Also print every pair's block medians (standard error)");
   std::string only;
   app.add_option("--only", only,
                  "Run one side once, exactly --rounds round trips per size (for counting)")
@@ -242,6 +244,10 @@ int main(int argc, char** argv) {
       adapter.push_back(a);
       plain.push_back(p);
       ratios.push_back(a / p);
+      if (each)
+        std::fprintf(stderr, "pair %2d %10llu %s adapter %10.1f plain %10.1f ratio %6.2f\n", pair,
+                     static_cast<unsigned long long>(size), pair % 2 == 0 ? "AB" : "BA", a, p,
+                     a / p);
     }
     const double a = median(adapter), p = median(plain);
     std::printf("%10llu %14.1f %14.1f %8.2f %14.1f %14.1f %9.2f %9.2f\n",
