@@ -4,8 +4,9 @@ issue 34: unpinned, both sides on one core (taskset -c 0), and beside two CPU ho
 
 Runs `tsunagi-realnet-bench --sizes SIZES` RUNS times per configuration (paired rounds: each
 run's ratio is the median of its pairs' ratios, with quartiles) and prints the machine (CPU
-model, kernel), the load average before and after every run, each run's lines and a Markdown
-table for docs/realnet.md ("Small messages").
+model, kernel), the load average before and after every run (and how busy the CPUs were in the
+second before it, hogs included), each run's lines and a Markdown table for docs/realnet.md
+("Small messages").
 
   tools/realnet_ratios.py [--build build] [--runs 3] [--sizes 64,1048576]
                           [--configs unpinned,pinned,hogs]
@@ -37,12 +38,25 @@ def load():
         return average.read().split()[0]
 
 
+def busy():
+    """How busy the CPUs were over the last second, in % of all of them (from /proc/stat): the
+    load average lags by a minute, this says whether something else runs right now."""
+    def sample():
+        with open("/proc/stat") as stat:
+            fields = [int(v) for v in stat.readline().split()[1:]]
+        return sum(fields), fields[3] + fields[4]  # total, idle + iowait
+    total0, idle0 = sample()
+    time.sleep(1)
+    total1, idle1 = sample()
+    return f"{100 * (1 - (idle1 - idle0) / max(1, total1 - total0)):.0f} %"
+
+
 def run_bench(args, pinned):
     command = [os.path.join(args.build, "realnet", "tsunagi-realnet-bench"), "--sizes",
                args.sizes]
     if pinned:
         command = ["taskset", "-c", "0"] + command
-    before = load()
+    before = f"{load()} ({busy()} busy)"
     output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     after = load()
     rows = {}
