@@ -22,7 +22,11 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
+#include <future>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -53,6 +57,55 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
+
+// The echo side's thread, one for the whole run: both halves of every pair (and every pair)
+// run on the same two threads (this one and the main thread), so that where the scheduler puts
+// them — on one CPU or on two, which changes a small message's round trip by 2-3 x on an idle
+// virtual machine — is the same for the adapter's block and plain Asio's, not drawn anew per
+// block.
+class EchoThread {
+ public:
+  EchoThread() : thread_([this] { serve(); }) {}
+  ~EchoThread() {
+    {
+      std::lock_guard lock(mutex_);
+      closing_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  // Runs `job` on the echo thread; the future is ready when it returned.
+  std::future<void> run(std::function<void()> job) {
+    std::packaged_task<void()> task(std::move(job));
+    auto done = task.get_future();
+    {
+      std::lock_guard lock(mutex_);
+      jobs_.push_back(std::move(task));
+    }
+    wake_.notify_all();
+    return done;
+  }
+
+ private:
+  void serve() {
+    for (;;) {
+      std::packaged_task<void()> task;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [this] { return closing_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;
+        task = std::move(jobs_.front());
+        jobs_.pop_front();
+      }
+      task();
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::packaged_task<void()>> jobs_;
+  bool closing_ = false;
+  std::thread thread_;
+};
 
 // ------------------------------------------------------------ through the adapter
 
@@ -100,7 +153,7 @@ class PingCore final : public Process {
   int done_ = 0;
 };
 
-std::vector<double> adapter_pingpong(std::uint64_t size, int rounds) {
+std::vector<double> adapter_pingpong(EchoThread& echo_thread, std::uint64_t size, int rounds) {
   auto config = std::make_shared<ProtocolConfig>();
   rn::EventLog log("/dev/null", "bench");
   rn::AdapterOptions options;
@@ -111,7 +164,7 @@ std::vector<double> adapter_pingpong(std::uint64_t size, int rounds) {
   boost::asio::io_context echo_io;
   rn::AsioProcess echo(echo_io, std::make_unique<EchoCore>(), options, log);
   echo.open();
-  std::thread echo_thread([&] {
+  auto echo_done = echo_thread.run([&] {
     echo.start();
     echo_io.run();
     report_thread_usage("echo");
@@ -131,18 +184,18 @@ std::vector<double> adapter_pingpong(std::uint64_t size, int rounds) {
     echo.shut_down();
     echo_io.stop();
   });
-  echo_thread.join();
+  echo_done.wait();
   return samples;
 }
 
 // ------------------------------------------------------------ plain Asio
 
-std::vector<double> plain_pingpong(std::uint64_t size, int rounds) {
+std::vector<double> plain_pingpong(EchoThread& echo_thread, std::uint64_t size, int rounds) {
   using boost::asio::ip::tcp;
   boost::asio::io_context server_io;
   tcp::acceptor acceptor(server_io, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
   const auto endpoint = acceptor.local_endpoint();
-  std::thread server([&] {
+  auto server_done = echo_thread.run([&] {
     tcp::socket socket = acceptor.accept();
     socket.set_option(tcp::no_delay(true));
     std::vector<std::uint8_t> buffer(64 * 1024);
@@ -176,16 +229,17 @@ std::vector<double> plain_pingpong(std::uint64_t size, int rounds) {
     samples.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
   }
   socket.close();
-  server.join();
+  server_done.wait();
   return samples;
 }
 
 // --only: one side, exactly `rounds` round trips per size, its median round trip printed.
 int run_one_side(const std::string& side, const std::vector<std::uint64_t>& sizes, int rounds) {
   std::printf("%10s %14s\n", "bytes", (side + "_us").c_str());
+  EchoThread echo_thread;
   for (const std::uint64_t size : sizes) {
-    const auto samples =
-        side == "adapter" ? adapter_pingpong(size, rounds) : plain_pingpong(size, rounds);
+    const auto samples = side == "adapter" ? adapter_pingpong(echo_thread, size, rounds)
+                                           : plain_pingpong(echo_thread, size, rounds);
     std::printf("%10llu %14.1f\n", static_cast<unsigned long long>(size),
                 samples.empty() ? 0.0 : median(samples));
   }
@@ -227,6 +281,7 @@ int main(int argc, char** argv) {
   // `ratio` was the ratio of the two sides' medians, it is now the median of the pairs' ratios.
   std::printf("%10s %14s %14s %8s %14s %14s %9s %9s\n", "bytes", "adapter_us", "plain_us", "ratio",
               "adapter_MB/s", "plain_MB/s", "ratio_q1", "ratio_q3");
+  EchoThread echo_thread;  // the same two threads for every block (EchoThread)
   for (const std::uint64_t size : sizes) {
     // 50 round trips of 1 MiB take ~20 ms, 1,000 of 64 B ~60 ms: short blocks, so that the two
     // halves of a pair see the same machine.
@@ -235,11 +290,11 @@ int main(int argc, char** argv) {
     for (int pair = 0; pair < pairs; ++pair) {
       double a = 0, p = 0;
       if (pair % 2 == 0) {
-        a = median(adapter_pingpong(size, n));
-        p = median(plain_pingpong(size, n));
+        a = median(adapter_pingpong(echo_thread, size, n));
+        p = median(plain_pingpong(echo_thread, size, n));
       } else {
-        p = median(plain_pingpong(size, n));
-        a = median(adapter_pingpong(size, n));
+        p = median(plain_pingpong(echo_thread, size, n));
+        a = median(adapter_pingpong(echo_thread, size, n));
       }
       adapter.push_back(a);
       plain.push_back(p);
