@@ -1,19 +1,31 @@
 #!/usr/bin/python3
 """Counts per round trip of the realnet bench's two sides (issue 34): system calls by kind,
-EAGAIN returns, page faults, context switches and bytes copied or filled in user space.
+EAGAIN returns, epoll waits, page faults, context switches, bytes copied or filled and
+allocations in user space, for both threads together and for each thread (sender, echo).
 
 Each side runs alone (`tsunagi-realnet-bench --only SIDE`) with a few and with many round trips;
-the difference divided by the difference in round trips is the cost of one round trip, both
-threads (sender and echo) together, without the set-up. Counts, unlike wall-clock times, hardly
-depend on the machine's load, so they can be taken on a busy machine (docs/realnet.md).
+the difference divided by the difference in round trips is the cost of one round trip, without
+the set-up. Counts, unlike wall-clock times, hardly depend on the machine's load, so they can be
+taken on a busy machine (docs/realnet.md, "Counts per round trip").
 
-  tools/realnet_counts.py [--build build] [--size 1048576] [--few 20] [--many 220]
+  tools/realnet_counts.py [--build build] [--size 1048576] [--few 20] [--many 220] [--taskset 0]
 
-Needs strace and perf (perf stat's software events; perf_event_paranoid <= 2 is enough) and
-the copy-count shim (build target tsunagi-copy-count).
+Columns: `adapter` and `plain` are both threads together (and `ratio` adapter / plain); then each
+side's `sender` (the main thread: sends a message, waits for it back) and `echo` (answers).
+System calls are counted by `perf trace -s` (the kernel's tracepoints); their EAGAIN returns and
+the kinds of epoll waits by `strace -ff`, which stops the thread at every call and so changes how
+often a wait finds work already there: `epoll_wait poll` are waits with a zero time-out (Asio
+looking for more work before it runs a handler), `epoll_wait block` the others (where a thread
+may sleep), `epoll_wait empty` waits that returned no event. `voluntary switches` are the thread
+going to sleep (a blocking wait that had to wait); on one core (--taskset 0) every switch hands
+the core to the other side.
+
+Needs strace and perf (perf trace reads tracepoints: root, or perf_event_paranoid -1 and access
+to tracefs) and the copy-count shim (build target tsunagi-copy-count).
 """
 import argparse
 import collections
+import glob
 import os
 import re
 import resource
@@ -23,77 +35,137 @@ import tempfile
 
 SYSCALLS = ["recvfrom", "recvmsg", "read", "sendto", "sendmsg", "writev", "write", "epoll_wait",
             "epoll_ctl", "ioctl", "futex"]
+EPOLL_KINDS = ["epoll_wait poll", "epoll_wait block", "epoll_wait empty"]
 PERF_EVENTS = ["page-faults", "context-switches", "cpu-migrations"]
-CALL = re.compile(r"^\d+\s+(\w+)\(")
-RESUMED = re.compile(r"^\d+\s+<\.\.\. (\w+) resumed>")
+COPIES = ["memcpy", "memmove", "memset"]
+ALLOCATIONS = ["malloc", "calloc", "realloc"]
+THREADS = ["sender", "echo"]
+CALL = re.compile(r"^(\w+)\((.*)\)\s+=\s+(-?\d+|\?)")
 ERRNO = re.compile(r"= -1 (E[A-Z]+)")
+EPOLL_TIMEOUT = re.compile(r",\s*(-?\d+)$")
 
 
 def bench(args, side, rounds):
-    return [os.path.join(args.build, "realnet", "tsunagi-realnet-bench"), "--only", side,
-            "--rounds", str(rounds), "--sizes", str(args.size)]
+    pin = ["taskset", "-c", args.taskset] if args.taskset else []
+    return pin + [os.path.join(args.build, "realnet", "tsunagi-realnet-bench"), "--only", side,
+                  "--rounds", str(rounds), "--sizes", str(args.size)]
+
+
+def perf_trace_counts(args, side, rounds):
+    """Per thread: system calls by name, as `perf trace -s` counts them (the kernel's
+    tracepoints: no stop at every call, so the threads keep their timing, which decides how
+    often a wait finds work ready). The sender is the main thread: the smallest thread id."""
+    with tempfile.NamedTemporaryFile(suffix=".perf-trace") as out:
+        subprocess.run(["perf", "trace", "-s", "-o", out.name, "--"] + bench(args, side, rounds),
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out.name, errors="replace") as summary:
+            text = summary.read()
+    threads = {}
+    tid = None
+    for line in text.splitlines():
+        header = re.match(r"^\s*\S.*\((\d+)\), \d+ events", line)
+        if header:
+            tid = int(header.group(1))
+            threads[tid] = collections.Counter()
+            continue
+        row = re.match(r"^\s+([a-z_0-9]+)\s+(\d+)\s+(\d+)\s", line)
+        if row and tid is not None:
+            threads[tid][row.group(1)] += int(row.group(2))
+    counts = collections.Counter()
+    for tid, calls in threads.items():
+        thread = "sender" if tid == min(threads) else "echo"
+        for name, n in calls.items():
+            counts[(thread, name)] += n
+    return counts
 
 
 def strace_counts(args, side, rounds):
-    """System calls by name, and EAGAIN returns by name (as 'name EAGAIN')."""
-    with tempfile.NamedTemporaryFile(suffix=".strace") as out:
-        subprocess.run(["strace", "-f", "-qq", "-o", out.name] + bench(args, side, rounds),
-                       check=True, stdout=subprocess.DEVNULL)
+    """Per thread: EAGAIN returns by name ('name EAGAIN') and epoll waits by kind (what
+    perf trace -s does not tell). strace -ff writes one file per thread, so no call is split in
+    two; the main thread's (the sender's) is the one that starts with execve. strace stops the
+    thread at every call, which changes how often a wait finds work already there: the calls
+    themselves are counted by perf_trace_counts."""
+    with tempfile.TemporaryDirectory() as directory:
+        prefix = os.path.join(directory, "trace")
+        subprocess.run(["strace", "-ff", "-qq", "-o", prefix] + bench(args, side, rounds),
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         counts = collections.Counter()
-        with open(out.name, errors="replace") as trace:
-            for line in trace:
-                resumed = RESUMED.match(line)
+        for path in glob.glob(prefix + ".*"):
+            with open(path, errors="replace") as trace:
+                lines = trace.read().splitlines()
+            thread = "sender" if lines and lines[0].startswith("execve(") else "echo"
+            for line in lines:
                 call = CALL.match(line)
-                name = resumed.group(1) if resumed else call.group(1) if call else None
-                if name is None:
+                if call is None:
                     continue
-                if not resumed:
-                    counts[name] += 1
+                name, arguments, result = call.groups()
+                keys = []
                 error = ERRNO.search(line)
                 if error and error.group(1) == "EAGAIN":
-                    counts[name + " EAGAIN"] += 1
+                    keys.append(name + " EAGAIN")
+                if name == "epoll_wait":
+                    timeout = EPOLL_TIMEOUT.search(arguments)
+                    keys.append("epoll_wait poll" if timeout and timeout.group(1) == "0"
+                                else "epoll_wait block")
+                    if result == "0":
+                        keys.append("epoll_wait empty")
+                for key in keys:
+                    counts[(thread, key)] += 1
         return counts
 
 
 def perf_counts(args, side, rounds):
-    """perf stat's software events, and the run's context switches and CPU time as getrusage
-    sees them (involuntary switches are other programs taking the CPU: the machine's load)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """perf stat's software events (both threads), and each thread's context switches and CPU
+    time as it reports them (getrusage RUSAGE_THREAD; involuntary switches are other programs
+    taking the CPU: the machine's load)."""
     result = subprocess.run(["perf", "stat", "-x", ",", "-e", ",".join(PERF_EVENTS)] +
                             bench(args, side, rounds), check=True, capture_output=True, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     counts = collections.Counter()
-    counts["voluntary switches"] = after.ru_nvcsw - before.ru_nvcsw
-    counts["involuntary switches"] = after.ru_nivcsw - before.ru_nivcsw
-    counts["CPU us (user+sys)"] = 1e6 * (after.ru_utime + after.ru_stime -
-                                         before.ru_utime - before.ru_stime)
     for line in result.stderr.splitlines():
         fields = line.split(",")
         if len(fields) > 2 and fields[2] in PERF_EVENTS and fields[0].isdigit():
-            counts[fields[2]] = int(fields[0])
+            counts[("all", fields[2])] = int(fields[0])
+        fields = line.split()
+        if len(fields) == 10 and fields[0] == "thread-usage:" and fields[1] in THREADS:
+            thread = fields[1]
+            counts[(thread, "voluntary switches")] = int(fields[2])
+            counts[(thread, "involuntary switches")] = int(fields[4])
+            counts[(thread, "CPU us (user+sys)")] = float(fields[6]) + float(fields[8])
     return counts
 
 
 def copy_counts(args, side, rounds):
-    """Bytes through memcpy/memmove/memset."""
+    """Bytes through memcpy/memmove/memset and calls to malloc/calloc/realloc, per thread."""
     shim = os.path.join(args.build, "realnet", "libtsunagi-copy-count.so")
     result = subprocess.run(bench(args, side, rounds), check=True, capture_output=True, text=True,
                             env=dict(os.environ, LD_PRELOAD=os.path.abspath(shim)))
     counts = collections.Counter()
     for line in result.stderr.splitlines():
         fields = line.split()
-        if len(fields) == 6 and fields[0] == "copy-count:":
-            counts[fields[1] + " bytes"] = int(fields[4])
+        # copy-count: tN NAME CALLS calls BYTES bytes (t0: main thread, t1: the echo's)
+        if len(fields) == 7 and fields[0] == "copy-count:" and fields[1] in ("t0", "t1"):
+            thread = THREADS[int(fields[1][1:])]
+            if fields[2] in COPIES:
+                counts[(thread, fields[2] + " bytes")] = int(fields[5])
+            else:
+                counts[(thread, fields[2] + " calls")] = int(fields[3])
     return counts
 
 
 def per_round_trip(args, side):
-    """The counts of `many` round trips minus those of `few`, per round trip."""
+    """The counts of `many` round trips minus those of `few`, per round trip, by (thread, key);
+    thread 'all' for both together."""
     rows = collections.Counter()
-    for measure in (strace_counts, perf_counts, copy_counts):
+    for measure in (perf_trace_counts, strace_counts, perf_counts, copy_counts):
         few, many = measure(args, side, args.few), measure(args, side, args.many)
         for key in set(few) | set(many):
             rows[key] = (many[key] - few[key]) / (args.many - args.few)
+    for thread in THREADS:
+        rows[(thread, "syscalls (all)")] = sum(
+            v for (t, k), v in rows.items() if t == thread and " " not in k)
+    for (thread, key), value in list(rows.items()):
+        if thread != "all":
+            rows[("all", key)] += value
     return rows
 
 
@@ -103,24 +175,38 @@ def main():
     parser.add_argument("--size", type=int, default=1 << 20)
     parser.add_argument("--few", type=int, default=20)
     parser.add_argument("--many", type=int, default=220)
+    parser.add_argument("--taskset", metavar="CPUS",
+                        help="run the bench under taskset -c CPUS (0: both threads on one core, "
+                        "where every wait that finds nothing sleeps and switches to the other)")
     args = parser.parse_args()
     sides = {side: per_round_trip(args, side) for side in ("adapter", "plain")}
-    keys = [k for name in SYSCALLS for k in (name, name + " EAGAIN")]
-    keys += ["syscalls (all)"] + PERF_EVENTS + ["voluntary switches", "involuntary switches"]
-    keys += ["memcpy bytes", "memmove bytes", "memset bytes", "CPU us (user+sys)"]
-    for rows in sides.values():
-        rows["syscalls (all)"] = sum(v for k, v in rows.items()
-                                     if " " not in k and k not in PERF_EVENTS)
-    print(f"per round trip of {args.size} bytes ({args.many} - {args.few} round trips), "
-          "both threads")
-    print(f"| {'count':<20} | {'adapter':>12} | {'plain':>12} | {'ratio':>6} |")
-    print(f"|{'-' * 22}|{'-' * 13}:|{'-' * 13}:|{'-' * 7}:|")
+    keys = [k for name in SYSCALLS for k in (name, name + " EAGAIN")
+            ] + EPOLL_KINDS + ["syscalls (all)"]
+    keys += PERF_EVENTS + ["voluntary switches", "involuntary switches"]
+    keys += [c + " bytes" for c in COPIES] + [a + " calls" for a in ALLOCATIONS]
+    keys += ["CPU us (user+sys)"]
+    pinned = f", taskset -c {args.taskset}" if args.taskset else ""
+    print(f"per round trip of {args.size} bytes ({args.many} - {args.few} round trips{pinned}); "
+          "adapter and plain: both threads")
+    columns = [("adapter", "all"), ("plain", "all"), None, ("adapter", "sender"),
+               ("adapter", "echo"), ("plain", "sender"), ("plain", "echo")]
+    titles = ["adapter", "plain", "ratio", "adapter sender", "adapter echo", "plain sender",
+              "plain echo"]
+    print(f"| {'count':<20} | " + " | ".join(f"{t:>14}" for t in titles) + " |")
+    print(f"|{'-' * 22}|" + "|".join(f"{'-' * 15}:" for _ in titles) + "|")
     for key in keys:
-        a, p = sides["adapter"][key], sides["plain"][key]
+        a, p = sides["adapter"][("all", key)], sides["plain"][("all", key)]
         if abs(a) < 0.05 and abs(p) < 0.05:
             continue
-        ratio = f"{a / p:6.2f}" if abs(p) >= 0.05 else "     -"
-        print(f"| {key:<20} | {a:12.1f} | {p:12.1f} | {ratio} |")
+        cells = []
+        for column in columns:
+            if column is None:
+                cells.append(f"{a / p:14.2f}" if abs(p) >= 0.05 else f"{'-':>14}")
+                continue
+            side, thread = column
+            has = thread == "all" or (thread, key) in sides[side]
+            cells.append(f"{sides[side][(thread, key)]:14.1f}" if has else f"{'-':>14}")
+        print(f"| {key:<20} | " + " | ".join(cells) + " |")
     return 0
 
 

@@ -1,18 +1,31 @@
-// LD_PRELOAD shim for counting what a program copies and fills in user space: the calls to
-// memcpy, memmove and memset and their bytes, printed to standard error at exit. The realnet
-// bench's counts per round trip use it (docs/realnet.md, "Counts per round trip"):
+// LD_PRELOAD shim for counting what a program copies, fills and allocates in user space: the
+// calls to memcpy, memmove and memset and their bytes, and the calls to malloc, calloc and
+// realloc (operator new goes through malloc) and the bytes they asked for, printed to standard
+// error at exit, for the whole program and per thread. The realnet bench's counts per round
+// trip use it (docs/realnet.md, "Counts per round trip"):
 //
 //   LD_PRELOAD=build/realnet/libtsunagi-copy-count.so build/realnet/tsunagi-realnet-bench
 //       --only adapter --rounds 200 --sizes 1048576   (one line)
 //
+// Output: `copy-count: NAME CALLS calls BYTES bytes` (all threads), then
+// `copy-count: tN NAME CALLS calls BYTES bytes` per thread, numbered in the order they first
+// called one of these (t0 is the main thread; the bench's echo thread is t1).
 // Copies the compiler inlines (small fixed sizes) and glibc's own internal ones are not seen:
 // what a large message costs goes through these calls. Not linked into anything.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+
+extern "C" {
+// glibc's own allocator entry points: what malloc & co. forward to here (dlsym would allocate).
+void* __libc_malloc(std::size_t size);
+void* __libc_calloc(std::size_t count, std::size_t size);
+void* __libc_realloc(void* pointer, std::size_t size);
+}
 
 namespace {
 
@@ -25,7 +38,21 @@ struct Tally {
   }
 };
 
-Tally memcpy_tally, memmove_tally, memset_tally;
+enum Kind { kMemcpy, kMemmove, kMemset, kMalloc, kCalloc, kRealloc, kKinds };
+constexpr const char* kNames[kKinds] = {"memcpy", "memmove", "memset",
+                                        "malloc", "calloc",  "realloc"};
+constexpr int kThreads = 16;  // threads past these are counted in the totals only
+
+Tally totals[kKinds];
+Tally per_thread[kThreads][kKinds];
+std::atomic<int> threads_seen{0};
+[[gnu::tls_model("initial-exec")]] thread_local int thread_slot = -1;
+
+void count(Kind kind, std::size_t n) {
+  totals[kind].add(n);
+  if (thread_slot < 0) thread_slot = threads_seen.fetch_add(1, std::memory_order_relaxed);
+  if (thread_slot < kThreads) per_thread[thread_slot][kind].add(n);
+}
 
 using CopyFn = void* (*)(void*, const void*, std::size_t);
 using FillFn = void* (*)(void*, int, std::size_t);
@@ -65,16 +92,20 @@ Fn real(const char* name, Fn& cached, Fn fallback) {
 CopyFn real_memcpy = nullptr, real_memmove = nullptr;
 FillFn real_memset = nullptr;
 
-void print(const char* name, const Tally& tally) {
-  std::fprintf(stderr, "copy-count: %-7s %12llu calls %16llu bytes\n", name,
+void print(const char* prefix, const char* name, const Tally& tally) {
+  std::fprintf(stderr, "copy-count: %s%-7s %12llu calls %16llu bytes\n", prefix, name,
                static_cast<unsigned long long>(tally.calls.load()),
                static_cast<unsigned long long>(tally.bytes.load()));
 }
 
 [[gnu::destructor]] void report() {
-  print("memcpy", memcpy_tally);
-  print("memmove", memmove_tally);
-  print("memset", memset_tally);
+  for (int kind = 0; kind < kKinds; ++kind) print("", kNames[kind], totals[kind]);
+  const int threads = std::min(threads_seen.load(), kThreads);
+  for (int t = 0; t < threads; ++t) {
+    char prefix[16];
+    std::snprintf(prefix, sizeof prefix, "t%d ", t);
+    for (int kind = 0; kind < kKinds; ++kind) print(prefix, kNames[kind], per_thread[t][kind]);
+  }
 }
 
 }  // namespace
@@ -82,18 +113,33 @@ void print(const char* name, const Tally& tally) {
 extern "C" {
 
 void* memcpy(void* to, const void* from, std::size_t n) noexcept {
-  memcpy_tally.add(n);
+  count(kMemcpy, n);
   return real("memcpy", real_memcpy, copy_bytes)(to, from, n);
 }
 
 void* memmove(void* to, const void* from, std::size_t n) noexcept {
-  memmove_tally.add(n);
+  count(kMemmove, n);
   return real("memmove", real_memmove, copy_bytes)(to, from, n);
 }
 
 void* memset(void* to, int value, std::size_t n) noexcept {
-  memset_tally.add(n);
+  count(kMemset, n);
   return real("memset", real_memset, fill_bytes)(to, value, n);
+}
+
+void* malloc(std::size_t size) noexcept {
+  count(kMalloc, size);
+  return __libc_malloc(size);
+}
+
+void* calloc(std::size_t n, std::size_t size) noexcept {
+  count(kCalloc, n * size);
+  return __libc_calloc(n, size);
+}
+
+void* realloc(void* pointer, std::size_t size) noexcept {
+  count(kRealloc, size);
+  return __libc_realloc(pointer, size);
 }
 
 }  // extern "C"

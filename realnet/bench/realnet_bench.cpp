@@ -3,7 +3,12 @@
 // io_context as two processes would be. Prints the median round trip, the throughput
 // (2 x size / round trip) and the adapter/plain ratio per size. docs/realnet.md quotes it.
 //
-//   tsunagi-realnet-bench [--rounds N] [--sizes 64,1024,...]
+// Paired rounds: a block of the adapter's round trips and one of plain Asio's, back to back
+// (in alternating order: AB, BA, AB, ...), make a pair; the ratio printed is the median of the
+// pairs' ratios (block median / block median), with its quartiles, so that whatever else runs
+// on the machine (a build, CPU hogs) slows both halves of a pair alike and cancels out.
+//
+//   tsunagi-realnet-bench [--rounds N] [--pairs P] [--sizes 64,1024,...]
 //   tsunagi-realnet-bench --only adapter|plain --rounds N --sizes 1048576
 // With --only, one side runs once, exactly N round trips per size, so its system calls, page
 // faults and copies can be counted alone (strace -c -f, perf stat): the difference between two
@@ -13,9 +18,15 @@
 
 #include <boost/asio.hpp>
 
+#include <sys/resource.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
+#include <future>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -27,12 +38,74 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr int kRepetitions = 9;
+// --only: each thread's context switches and CPU time at its end, on standard error, for
+// tools/realnet_counts.py (sender: the main thread; echo: the thread that answers).
+bool report_threads = false;
+
+void report_thread_usage(const char* who) {
+  if (!report_threads) return;
+  rusage usage{};
+  if (getrusage(RUSAGE_THREAD, &usage) != 0) return;
+  const auto us = [](const timeval& t) {
+    return 1e6 * static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec);
+  };
+  std::fprintf(stderr, "thread-usage: %s %ld voluntary %ld involuntary %.0f user_us %.0f sys_us\n",
+               who, usage.ru_nvcsw, usage.ru_nivcsw, us(usage.ru_utime), us(usage.ru_stime));
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
+
+// The echo side's thread, one for the whole run: both halves of every pair (and every pair)
+// run on the same two threads (this one and the main thread), so that where the scheduler puts
+// them — on one CPU or on two, which changes a small message's round trip by 2-3 x on an idle
+// virtual machine — is the same for the adapter's block and plain Asio's, not drawn anew per
+// block.
+class EchoThread {
+ public:
+  EchoThread() : thread_([this] { serve(); }) {}
+  ~EchoThread() {
+    {
+      std::lock_guard lock(mutex_);
+      closing_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  // Runs `job` on the echo thread; the future is ready when it returned.
+  std::future<void> run(std::function<void()> job) {
+    std::packaged_task<void()> task(std::move(job));
+    auto done = task.get_future();
+    {
+      std::lock_guard lock(mutex_);
+      jobs_.push_back(std::move(task));
+    }
+    wake_.notify_all();
+    return done;
+  }
+
+ private:
+  void serve() {
+    for (;;) {
+      std::packaged_task<void()> task;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [this] { return closing_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;
+        task = std::move(jobs_.front());
+        jobs_.pop_front();
+      }
+      task();
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::packaged_task<void()>> jobs_;
+  bool closing_ = false;
+  std::thread thread_;
+};
 
 // ------------------------------------------------------------ through the adapter
 
@@ -80,7 +153,7 @@ class PingCore final : public Process {
   int done_ = 0;
 };
 
-std::vector<double> adapter_pingpong(std::uint64_t size, int rounds) {
+std::vector<double> adapter_pingpong(EchoThread& echo_thread, std::uint64_t size, int rounds) {
   auto config = std::make_shared<ProtocolConfig>();
   rn::EventLog log("/dev/null", "bench");
   rn::AdapterOptions options;
@@ -91,9 +164,10 @@ std::vector<double> adapter_pingpong(std::uint64_t size, int rounds) {
   boost::asio::io_context echo_io;
   rn::AsioProcess echo(echo_io, std::make_unique<EchoCore>(), options, log);
   echo.open();
-  std::thread echo_thread([&] {
+  auto echo_done = echo_thread.run([&] {
     echo.start();
     echo_io.run();
+    report_thread_usage("echo");
   });
   std::vector<double> samples;
   boost::asio::io_context ping_io;
@@ -110,18 +184,18 @@ std::vector<double> adapter_pingpong(std::uint64_t size, int rounds) {
     echo.shut_down();
     echo_io.stop();
   });
-  echo_thread.join();
+  echo_done.wait();
   return samples;
 }
 
 // ------------------------------------------------------------ plain Asio
 
-std::vector<double> plain_pingpong(std::uint64_t size, int rounds) {
+std::vector<double> plain_pingpong(EchoThread& echo_thread, std::uint64_t size, int rounds) {
   using boost::asio::ip::tcp;
   boost::asio::io_context server_io;
   tcp::acceptor acceptor(server_io, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
   const auto endpoint = acceptor.local_endpoint();
-  std::thread server([&] {
+  auto server_done = echo_thread.run([&] {
     tcp::socket socket = acceptor.accept();
     socket.set_option(tcp::no_delay(true));
     std::vector<std::uint8_t> buffer(64 * 1024);
@@ -136,6 +210,7 @@ std::vector<double> plain_pingpong(std::uint64_t size, int rounds) {
     };
     echo_more();
     server_io.run();
+    report_thread_usage("echo");
   });
   boost::asio::io_context io;
   tcp::socket socket(io);
@@ -154,54 +229,86 @@ std::vector<double> plain_pingpong(std::uint64_t size, int rounds) {
     samples.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
   }
   socket.close();
-  server.join();
+  server_done.wait();
   return samples;
 }
 
 // --only: one side, exactly `rounds` round trips per size, its median round trip printed.
 int run_one_side(const std::string& side, const std::vector<std::uint64_t>& sizes, int rounds) {
   std::printf("%10s %14s\n", "bytes", (side + "_us").c_str());
+  EchoThread echo_thread;
   for (const std::uint64_t size : sizes) {
-    const auto samples =
-        side == "adapter" ? adapter_pingpong(size, rounds) : plain_pingpong(size, rounds);
+    const auto samples = side == "adapter" ? adapter_pingpong(echo_thread, size, rounds)
+                                           : plain_pingpong(echo_thread, size, rounds);
     std::printf("%10llu %14.1f\n", static_cast<unsigned long long>(size),
                 samples.empty() ? 0.0 : median(samples));
   }
+  report_thread_usage("sender");
   return 0;
+}
+
+// The value at fraction q of the sorted values (q = 0.5: the median, as median()).
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"tsunagi-realnet-bench: loopback ping-pong, realnet adapter vs plain Asio"};
-  int rounds = 2000;
+  int rounds = 1000;
+  int pairs = 21;
   std::vector<std::uint64_t> sizes{64, 1024, 65536, 1 << 20, 8 << 20};
-  app.add_option("--rounds", rounds, "Round trips per size (a twentieth for sizes >= 1 MiB)")
+  app.add_option("--rounds", rounds,
+                 "Round trips per block (a twentieth, at least 20, for sizes >= 1 MiB)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--pairs", pairs, "Pairs of blocks (adapter, plain) per size")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--sizes", sizes, "Message sizes in bytes")->delimiter(',');
+  bool each = false;
+  app.add_flag("--each", each, "Also print every pair's block medians (standard error)");
   std::string only;
   app.add_option("--only", only,
                  "Run one side once, exactly --rounds round trips per size (for counting)")
       ->check(CLI::IsMember({"adapter", "plain"}));
   CLI11_PARSE(app, argc, argv);
+  report_threads = !only.empty();
   if (!only.empty()) return run_one_side(only, sizes, rounds);
-  std::printf("%10s %14s %14s %8s %14s %14s\n", "bytes", "adapter_us", "plain_us", "ratio",
-              "adapter_MB/s", "plain_MB/s");
+  // The first six columns are those of the bench before paired rounds (docs/realnet.md);
+  // `ratio` was the ratio of the two sides' medians, it is now the median of the pairs' ratios.
+  std::printf("%10s %14s %14s %8s %14s %14s %9s %9s\n", "bytes", "adapter_us", "plain_us", "ratio",
+              "adapter_MB/s", "plain_MB/s", "ratio_q1", "ratio_q3");
+  EchoThread echo_thread;  // the same two threads for every block (EchoThread)
   for (const std::uint64_t size : sizes) {
-    // 100 round trips of 1 MiB take ~40 ms; 9 such blocks a side, interleaved: with 3 blocks of
-    // 40 the ratio moved by 10-40 % between runs of an idle machine (docs/realnet.md).
+    // 50 round trips of 1 MiB take ~20 ms, 1,000 of 64 B ~60 ms: short blocks, so that the two
+    // halves of a pair see the same machine.
     const int n = size >= (1 << 20) ? std::max(20, rounds / 20) : rounds;
-    // Interleaved and repeated, so a noisy moment on a shared machine hits both alike.
-    std::vector<double> adapter, plain;
-    for (int rep = 0; rep < kRepetitions; ++rep) {
-      adapter.push_back(median(adapter_pingpong(size, n)));
-      plain.push_back(median(plain_pingpong(size, n)));
+    std::vector<double> adapter, plain, ratios;
+    for (int pair = 0; pair < pairs; ++pair) {
+      double a = 0, p = 0;
+      if (pair % 2 == 0) {
+        a = median(adapter_pingpong(echo_thread, size, n));
+        p = median(plain_pingpong(echo_thread, size, n));
+      } else {
+        p = median(plain_pingpong(echo_thread, size, n));
+        a = median(adapter_pingpong(echo_thread, size, n));
+      }
+      adapter.push_back(a);
+      plain.push_back(p);
+      ratios.push_back(a / p);
+      if (each)
+        std::fprintf(stderr, "pair %2d %10llu %s adapter %10.1f plain %10.1f ratio %6.2f\n", pair,
+                     static_cast<unsigned long long>(size), pair % 2 == 0 ? "AB" : "BA", a, p,
+                     a / p);
     }
     const double a = median(adapter), p = median(plain);
-    std::printf("%10llu %14.1f %14.1f %8.2f %14.1f %14.1f\n", static_cast<unsigned long long>(size),
-                a, p, a / p, 2.0 * static_cast<double>(size) / a,
-                2.0 * static_cast<double>(size) / p);
+    std::printf("%10llu %14.1f %14.1f %8.2f %14.1f %14.1f %9.2f %9.2f\n",
+                static_cast<unsigned long long>(size), a, p, median(ratios),
+                2.0 * static_cast<double>(size) / a, 2.0 * static_cast<double>(size) / p,
+                quantile(ratios, 0.25), quantile(ratios, 0.75));
   }
   return 0;
 }

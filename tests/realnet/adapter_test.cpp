@@ -139,6 +139,73 @@ TEST_CASE("MiB messages cross in order through read blocks the echo forwards", "
   CHECK(received > 1);
 }
 
+// Writes of up to 64 KiB are made at once, what the kernel does not take goes on with
+// async_write, and the sends of one step go out as one write (issue 34). Against a peer that
+// reads nothing for a while, with a small send buffer, writes come back short or would block:
+// every byte must still arrive once, in order, after the purpose byte.
+TEST_CASE("writes made at once keep their order when the kernel's buffer is full", "[realnet]") {
+  using boost::asio::ip::tcp;
+  boost::asio::io_context peer_io;
+  tcp::acceptor acceptor(peer_io, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
+  const Endpoint to = "127.0.0.1:" + std::to_string(acceptor.local_endpoint().port());
+  constexpr int kSteps = 30;
+  constexpr int kFramesPerStep = 3;
+  constexpr std::size_t kFrame = 20'000;  // 60,000 bytes a step: each step's write is made at once
+  constexpr std::size_t kTotal = kSteps * kFramesPerStep * kFrame;
+  const auto pattern = [](std::size_t i) { return static_cast<std::uint8_t>(i * 7 + i / 251); };
+  Bytes got(1 + kTotal);
+  std::thread reader([&] {
+    tcp::socket socket = acceptor.accept();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the sender's writes back up
+    boost::system::error_code error;
+    boost::asio::read(socket, boost::asio::buffer(got), error);
+  });
+
+  boost::asio::io_context io;
+  rn::EventLog log("/dev/null", "test");
+  std::size_t at = 0;
+  int steps = 0;
+  const auto script = [&](const Input& in, auto emit) {
+    const auto step = [&] {
+      for (int f = 0; f < kFramesPerStep; ++f) {
+        Bytes frame(kFrame);
+        for (auto& byte : frame) byte = pattern(at++);
+        emit(SendCmd{1, std::move(frame), 0});
+      }
+      if (++steps < kSteps) return emit(ArmTimerCmd{1, in.now + kNsPerMs});
+      emit(ExitCmd{true, ""});
+    };
+    if (std::holds_alternative<StartedInput>(in.event)) {
+      emit(SetWindowCmd{1, 16 * 1024, 0});
+      emit(ConnectCmd{1, to});
+    }
+    if (std::holds_alternative<ConnectedInput>(in.event) ||
+        std::holds_alternative<TimerFiredInput>(in.event))
+      step();
+  };
+  rn::AsioProcess process(io, std::make_unique<ScriptedCore>(script), loopback_options(), log);
+  process.open();
+  boost::asio::steady_timer linger(io);
+  std::function<void()> wait_flushed = [&] {
+    if (process.flushed()) {
+      process.shut_down();
+      return io.stop();
+    }
+    linger.expires_after(std::chrono::milliseconds(2));
+    linger.async_wait([&](const boost::system::error_code&) { wait_flushed(); });
+  };
+  process.on_exit = [&](const ExitCmd&) { boost::asio::post(io, wait_flushed); };
+  process.start();
+  io.run_for(std::chrono::seconds(20));
+  reader.join();
+  REQUIRE(process.exited());
+  REQUIRE(steps == kSteps);
+  CHECK(got[0] == rn::kPurposeFrames);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < kTotal; ++i) wrong += got[1 + i] != pattern(i);
+  CHECK(wrong == 0);
+}
+
 TEST_CASE("a refused connect becomes ConnectFailed(Refused)", "[realnet]") {
   boost::asio::io_context io;
   boost::asio::ip::tcp::acceptor closed(io, {boost::asio::ip::make_address("127.0.0.1"), 0});

@@ -109,6 +109,9 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void recycle_received(Bytes&& bytes);
   void connect(const ConnectCmd& cmd);
   void send(SendCmd& cmd);
+  // The commands of one core step are all performed: what its sends queued is written, one
+  // write per connection (runner::hears_step_end).
+  void step_performed();
   // `refused`: the core refused a peer that never proved the run's secret; its descriptor is
   // freed at once instead of waiting for the stranger to close its side (issue 29, item 3).
   void close(ConnId id, bool refused);
@@ -133,10 +136,14 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
     bool core_closed = false;  // the core sent CloseCmd: no more inputs for it
     bool gone = false;         // socket closed, erased from conns_
     bool writing = false;
+    bool step_sends = false;  // queued by the core step under way (listed in step_sends_)
     std::deque<OutChunk> out;
     // The pieces of the write under way, untouched while `writing`: Asio is handed a view of
-    // them (a std::span), not the vector, which it would copy into every write.
+    // them (a std::span), not the vector, which it would copy into every write. `progress`:
+    // what each queued chunk contributes to it (bytes, filler); kept, so a write allocates
+    // nothing.
     std::vector<asio::const_buffer> gather;
+    std::vector<std::pair<std::size_t, std::uint64_t>> progress;
   };
   using ConnPtr = std::shared_ptr<Conn>;
 
@@ -173,6 +180,8 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void deliver_read(ConnId id, const ConnPtr& conn, std::size_t got);
   Bytes hand_over(Bytes& block, std::size_t n);
   void pump(ConnId id, const ConnPtr& conn);
+  std::size_t gather(Conn& conn);
+  void advance(Conn& conn, std::size_t written);
   void drop(ConnId id, const ConnPtr& conn, bool tell_core);
 
   // asio_probes.cpp: UDP echo, RTT probes, throughput probes and sinks
@@ -218,6 +227,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   bool bulk_refusal_logged_ = false;
 
   std::map<ConnId, ConnPtr> conns_;
+  std::vector<std::pair<ConnId, ConnPtr>> step_sends_;  // written at step_performed
   // SetWindow for outgoing connections not yet created (the core sizes them before connecting).
   std::map<ConnId, SetWindowCmd> pending_windows_;
   std::map<std::uint64_t, RttProbe> rtt_probes_;

@@ -1,5 +1,7 @@
 // TCP connections: connect (with the core's time-out), frames in and out, close. Accepting:
 // asio_accept.cpp.
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <iostream>
@@ -106,6 +108,22 @@ void AsioProcess::on_connect_done(ConnId id, const ConnPtr& conn,
   conn->connected = true;
   boost::system::error_code ignored;
   conn->socket.set_option(tcp::no_delay(true), ignored);
+  // Asio watched the connect for EPOLLOUT and keeps watching for it: every async_wait re-arms
+  // the descriptor with it (an epoll_ctl), so each wait for the next message came back at once
+  // to say the socket was writable, one epoll_wait per message for nothing (issue 34). The
+  // descriptor is registered anew, for EPOLLIN only, as an accepted one is; a write that finds
+  // the kernel's buffer full still asks for EPOLLOUT (async_write).
+  const auto protocol = conn->socket.local_endpoint(ignored).protocol();
+  boost::system::error_code error_again;
+  const auto descriptor = conn->socket.release(error_again);
+  if (!error_again) conn->socket.assign(protocol, descriptor, error_again);
+  if (error_again) {  // the kernel could not register it (no memory): as if the connect failed
+    if (!conn->socket.is_open() && descriptor >= 0) ::close(descriptor);
+    conn->gone = true;
+    conns_.erase(id);
+    deliver(ConnectFailedInput{id, ConnectFailure::Unreachable});
+    return;
+  }
   deliver(ConnectedInput{id});
   start_reading(id, conn, true);
   pump(id, conn);
@@ -135,7 +153,10 @@ void AsioProcess::read_once(ConnId id, const ConnPtr& conn) {
   // Set once: each call is an ioctl, one syscall more per message than plain Asio makes.
   if (!conn->socket.non_blocking()) conn->socket.non_blocking(true, error);
   take_read_blocks();
-  const std::size_t got = conn->socket.read_some(read_iovecs_, error);
+  // One block is a recv, several a recvmsg (the kernel copies in the list of blocks).
+  const std::size_t got = read_iovecs_.size() == 1
+                              ? conn->socket.read_some(read_iovecs_.front(), error)
+                              : conn->socket.read_some(read_iovecs_, error);
   if (error && error != asio::error::would_block) {
     for (Bytes& block : read_blocks_) recycle_received(std::move(block));
     return drop(id, conn, true);
@@ -230,29 +251,86 @@ void AsioProcess::recycle_received(Bytes&& bytes) {
   spare_chunks_.insert(at, std::move(bytes));
 }
 
+// Queued, and written once the step's commands are all performed: the frames one step sends on
+// a connection go out in one write (pump makes it at once), where writing each as it came took
+// a system call per frame (issue 34).
 void AsioProcess::send(SendCmd& cmd) {
   auto it = conns_.find(cmd.conn);
   if (it == conns_.end() || it->second->core_closed) return;
   it->second->out.push_back(OutChunk{std::move(cmd.bytes), cmd.filler});
-  pump(cmd.conn, it->second);
+  if (!it->second->step_sends) {
+    it->second->step_sends = true;
+    step_sends_.emplace_back(cmd.conn, it->second);
+  }
+}
+
+void AsioProcess::step_performed() {
+  if (step_sends_.empty()) return;
+  std::vector<std::pair<ConnId, ConnPtr>> sends;
+  sends.swap(step_sends_);
+  for (auto& [id, conn] : sends) {
+    conn->step_sends = false;
+    pump(id, conn);
+  }
+  sends.clear();
+  if (step_sends_.empty()) step_sends_.swap(sends);  // its capacity: no allocation next step
 }
 
 // Writes what is queued, one gathered write at a time, in order. A connection the core closed
 // sends its FIN once the queue is empty and is dropped when the peer's FIN arrives.
+//
+// A write of up to kWriteNow bytes is made here and now, on the non-blocking socket: when the
+// kernel takes all of it (a small message nearly always), nothing is left for the event loop.
+// async_write would make the same system call but post its completion, and a posted handler
+// makes Asio poll epoll (epoll_wait with no time-out) before it runs: one system call more per
+// message than a write that is simply done (issue 34). What the kernel does not take, and any
+// larger write, goes to async_write, which waits for room without a system call of its own.
 void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
-  if (conn->writing || !conn->connected || conn->gone) return;
-  if (conn->out.empty()) {
-    if (conn->core_closed) {
-      boost::system::error_code ignored;
-      conn->socket.shutdown(tcp::socket::shutdown_send, ignored);
+  constexpr std::size_t kWriteNow = 64 * 1024;
+  while (!conn->writing && conn->connected && !conn->gone) {
+    if (conn->out.empty()) {
+      if (conn->core_closed) {
+        boost::system::error_code ignored;
+        conn->socket.shutdown(tcp::socket::shutdown_send, ignored);
+      }
+      return;
     }
+    std::size_t total = gather(*conn);
+    if (total <= kWriteNow) {
+      boost::system::error_code error;
+      if (!conn->socket.non_blocking()) conn->socket.non_blocking(true, error);
+      // One buffer is a send, several a sendmsg (the kernel copies in the list of pieces).
+      const std::size_t written =
+          conn->gather.size() == 1
+              ? conn->socket.write_some(conn->gather.front(), error)
+              : conn->socket.write_some(std::span<const asio::const_buffer>(conn->gather), error);
+      if (error && error != asio::error::would_block) return drop(id, conn, true);
+      const std::size_t done = error ? 0 : written;
+      advance(*conn, done);
+      if (done == total) continue;
+      total = gather(*conn);  // the rest, when the kernel has room
+    }
+    conn->writing = true;
+    asio::async_write(conn->socket, std::span<const asio::const_buffer>(conn->gather),
+                      [this, id, conn, total](const boost::system::error_code& error, std::size_t) {
+                        conn->writing = false;
+                        if (conn->gone) return;
+                        if (error) return drop(id, conn, true);
+                        advance(*conn, total);
+                        pump(id, conn);
+                      });
     return;
   }
-  std::vector<asio::const_buffer>& buffers = conn->gather;
+}
+
+// The next write: conn.gather lists its pieces (at most kWriteBudget bytes), conn.progress what
+// each queued chunk contributes (bytes, filler). Returns the write's size.
+std::size_t AsioProcess::gather(Conn& conn) {
+  std::vector<asio::const_buffer>& buffers = conn.gather;
   buffers.clear();
-  std::vector<std::pair<std::size_t, std::uint64_t>> progress;  // per chunk: bytes, filler
+  conn.progress.clear();
   std::size_t budget = kWriteBudget;
-  for (OutChunk& chunk : conn->out) {
+  for (OutChunk& chunk : conn.out) {
     if (budget == 0) break;
     const std::size_t bytes = std::min(chunk.bytes.size() - chunk.bytes_done, budget);
     if (bytes > 0) buffers.emplace_back(chunk.bytes.data() + chunk.bytes_done, bytes);
@@ -265,33 +343,32 @@ void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
       filler += piece;
       budget -= piece;
     }
-    progress.emplace_back(bytes, filler);
+    conn.progress.emplace_back(bytes, filler);
   }
-  conn->writing = true;
-  asio::async_write(conn->socket, std::span<const asio::const_buffer>(buffers),
-                    [this, id, conn, progress = std::move(progress)](
-                        const boost::system::error_code& error, std::size_t) {
-                      conn->writing = false;
-                      if (conn->gone) return;
-                      if (error) return drop(id, conn, true);
-                      for (std::size_t i = 0; i < progress.size(); ++i) {
-                        conn->out[i].bytes_done += progress[i].first;
-                        conn->out[i].filler_done += progress[i].second;
-                      }
-                      while (!conn->out.empty() &&
-                             conn->out.front().bytes_done == conn->out.front().bytes.size() &&
-                             conn->out.front().filler_done == conn->out.front().filler) {
-                        // A core that forwards what it read hands back read buffers here:
-                        // the next read goes into one, so the loop neither copies nor
-                        // allocates. Only large ones: a frame's small bytes would be regrown
-                        // by a read, and keeping them too made realnet:lmmc_fig10's 32-64 KB
-                        // one way 27 % slower (why was not found).
-                        if (conn->out.front().bytes.capacity() >= kReadBufferWorthKeeping)
-                          recycle_received(std::move(conn->out.front().bytes));
-                        conn->out.pop_front();
-                      }
-                      pump(id, conn);
-                    });
+  return kWriteBudget - budget;
+}
+
+// `written` bytes of the gathered write reached the kernel, in the order gather listed them:
+// the chunks advance, and those sent whole leave the queue.
+void AsioProcess::advance(Conn& conn, std::size_t written) {
+  for (std::size_t i = 0; i < conn.progress.size() && written > 0; ++i) {
+    const std::size_t bytes = std::min(conn.progress[i].first, written);
+    written -= bytes;
+    const std::size_t filler = std::min<std::uint64_t>(conn.progress[i].second, written);
+    written -= filler;
+    conn.out[i].bytes_done += bytes;
+    conn.out[i].filler_done += filler;
+  }
+  while (!conn.out.empty() && conn.out.front().bytes_done == conn.out.front().bytes.size() &&
+         conn.out.front().filler_done == conn.out.front().filler) {
+    // A core that forwards what it read hands back read buffers here: the next read goes into
+    // one, so the loop neither copies nor allocates. Only large ones: a frame's small bytes
+    // would be regrown by a read, and keeping them too made realnet:lmmc_fig10's 32-64 KB one
+    // way 27 % slower (why was not found).
+    if (conn.out.front().bytes.capacity() >= kReadBufferWorthKeeping)
+      recycle_received(std::move(conn.out.front().bytes));
+    conn.out.pop_front();
+  }
 }
 
 void AsioProcess::close(ConnId id, bool refused) {
