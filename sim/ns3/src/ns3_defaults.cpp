@@ -39,8 +39,9 @@ void apply_ns3_defaults(std::uint64_t seed) {
   // layer: its request jitter (random 0-10 ms) must never add noise to an RTT.
   n3::Config::SetDefault("ns3::ArpL3Protocol::RequestJitter",
                          n3::StringValue("ns3::ConstantRandomVariable[Constant=0.0]"));
-  // Every port's transmit queue (ns-3's default is 100 packets, 150 KB): 1,000 packets is a
-  // 1.5 MB port buffer, a common switch figure. Incast can still overflow it (docs/ns3.md).
+  // Every port's transmit queue (ns-3's default is 100 packets, 150 KB): a 1.5 MB port buffer, a
+  // common switch figure, counted in bytes as switch buffers are. Incast of full-size segments
+  // still overflows it (docs/ns3.md); 10,000 ranks' small control frames at once no longer do.
   n3::Config::SetDefault("ns3::DropTailQueue<Packet>::MaxSize", n3::StringValue(kDeviceQueue));
   // The random run: ns-3's own variables (few are used here) follow the scenario's seed.
   n3::RngSeedManager::SetSeed(1);

@@ -55,9 +55,9 @@ void limit_serial_queues(const n3::NetDeviceContainer& devices,
   // control layer silently drops what is sent to a stopped device without a queue disc (a
   // 1,600-byte FIFO stalled lmmc-2node for RTOs: 7.7 s instead of 0.48). STAFF-Link's hardware
   // retries a store into a full FIFO instead: the sending node holds the frame. A FIFO queue
-  // disc in front of the device is that hold, as large as the other ports' queues.
+  // disc in front of the device is that hold, of 1,000 frames.
   n3::TrafficControlHelper control;
-  control.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", n3::StringValue(kDeviceQueue));
+  control.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", n3::StringValue(kSerialHoldQueue));
   const n3::QueueDiscContainer discs = control.Install(devices);
   for (std::uint32_t i = 0; i < discs.GetN(); ++i) {
     discs.Get(i)->TraceConnectWithoutContext("SojournTime",
