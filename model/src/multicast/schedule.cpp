@@ -16,7 +16,8 @@ constexpr Named kNames[] = {{Algorithm::Auto, "auto"},
                             {Algorithm::Binomial, "binomial"},
                             {Algorithm::ScatterRing, "scatter_ring"},
                             {Algorithm::ScatterDoubling, "scatter_doubling"},
-                            {Algorithm::Topology, "topology"}};
+                            {Algorithm::Topology, "topology"},
+                            {Algorithm::Pipeline, "pipeline"}};
 
 // Smallest power of two >= members: the span of the root's subtree.
 int root_span(int members) {
@@ -69,6 +70,7 @@ Choice choose(Algorithm requested, std::uint64_t bytes, int members, bool have_g
   switch (requested) {
     case Algorithm::Binomial:
     case Algorithm::ScatterRing:
+    case Algorithm::Pipeline:
       return {requested, "requested"};
     case Algorithm::ScatterDoubling:
       if (is_power_of_two(members)) return {requested, "requested"};
@@ -83,6 +85,9 @@ Choice choose(Algorithm requested, std::uint64_t bytes, int members, bool have_g
     return {Algorithm::Binomial,
             "auto: " + size + " (binomial up to " + std::to_string(thresholds.binomial_max_bytes) +
                 " B or below " + std::to_string(thresholds.binomial_below_members) + " members)"};
+  if (thresholds.pipeline_min_bytes > 0 && bytes >= thresholds.pipeline_min_bytes)
+    return {Algorithm::Pipeline,
+            "auto: " + size + ", from " + std::to_string(thresholds.pipeline_min_bytes) + " B"};
   if (bytes <= thresholds.doubling_max_bytes && is_power_of_two(members))
     return {Algorithm::ScatterDoubling, "auto: " + size + ", a power of two, up to " +
                                             std::to_string(thresholds.doubling_max_bytes) + " B"};
@@ -135,6 +140,21 @@ ByteRange bytes_of(ChunkRange range, std::uint64_t total, int chunks) {
     return std::min(total, chunk * static_cast<std::uint64_t>(index));
   };
   return {clip(range.first), clip(range.last) - clip(range.first)};
+}
+
+std::uint64_t segment_bytes(std::uint64_t bytes, int members, std::uint64_t setting) {
+  if (setting > 0) return setting;
+  // A chain of p members with k segments takes (k + p - 1) segment times: k = 4p spends a
+  // quarter of the message's own time on filling the chain, and segments below 8 KiB would
+  // pay more per message (headers, per-message latency) than they save.
+  const std::uint64_t share = bytes / (4 * static_cast<std::uint64_t>(std::max(1, members)));
+  const std::uint64_t kib = (share + 1023) / 1024 * 1024;
+  return std::clamp<std::uint64_t>(kib, kMinAutoSegment, kMaxAutoSegment);
+}
+
+int segment_count(std::uint64_t bytes, std::uint64_t segment) {
+  if (bytes == 0 || segment == 0) return 1;
+  return static_cast<int>((bytes + segment - 1) / segment);
 }
 
 int doubling_partner(int v, int step) {
