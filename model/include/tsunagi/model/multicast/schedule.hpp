@@ -41,9 +41,9 @@ struct Thresholds {
 };
 
 // Segments: how the master cuts the seed, and the pipeline's unit. `setting` 0 is the automatic
-// choice (docs/multicast.md, "Segments"): bytes / (4 x members), rounded up to a whole KiB, at
+// choice (docs/multicast.md, "Segments"): bytes / (6 x members), rounded up to a whole KiB, at
 // least kMinAutoSegment and at most kMaxAutoSegment. Any other value is taken as it is.
-constexpr std::uint64_t kMinAutoSegment = 8192;
+constexpr std::uint64_t kMinAutoSegment = 4096;
 constexpr std::uint64_t kMaxAutoSegment = 1 << 20;
 std::uint64_t segment_bytes(std::uint64_t bytes, int members, std::uint64_t setting);
 // ceil(bytes / segment), at least 1 (a message of 0 bytes is one empty segment).
