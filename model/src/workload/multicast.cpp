@@ -211,7 +211,10 @@ class MulticastWorkload final : public Workload {
     if (finished_ids_.count(piece.id) != 0)
       return note_refused("piece of multicast " + std::to_string(piece.id) + " after its end");
     auto it = members_.find(piece.id);
-    if (it == members_.end()) {
+    // The first piece of a multicast here makes the member (a seed comes in segments: only the
+    // first one does); a member made from a piece it refuses is forgotten again.
+    const bool fresh = it == members_.end();
+    if (fresh) {
       it =
           members_
               .emplace(piece.id, Member(ctx.rank(), piece, ctx.switch_group_of_rank(), thresholds_))
@@ -221,11 +224,10 @@ class MulticastWorkload final : public Workload {
     it->second.on_piece(src, piece, ctx.now(), out);
     if (!it->second.refused().empty()) {
       note_refused(it->second.refused());
-      if (piece.phase == Phase::Seed || it->second.algorithm() == Algorithm::Auto)
-        members_.erase(it);
+      if (fresh) members_.erase(it);
       return;
     }
-    if (piece.phase == Phase::Seed) trace_plan(ctx, piece, it->second);
+    if (fresh && piece.phase == Phase::Seed) trace_plan(ctx, piece, it->second);
     settle_member(ctx, it, out);
   }
 
