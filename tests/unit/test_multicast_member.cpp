@@ -29,6 +29,8 @@ struct Outcome {
   std::vector<Rank> tree_parent;
   Algorithm chosen = Algorithm::Auto;
   bool all_members_done = true;
+  int seed_segments = 0;  // seed pieces the root took
+  int seed_receipts = 0;  // Received the master got for them
 };
 
 InFlight wrap(Rank from, const Outgoing& o) {
@@ -43,10 +45,34 @@ InFlight wrap(Rank from, const Outgoing& o) {
   return {from, o.to, kDoneTag, encode(std::get<Done>(o.what)), 0};
 }
 
+// What the master does in the workload: the seed in segments, last first, kSeedWindow of them
+// at once and one more for every Received from the root.
+struct Master {
+  Piece header;
+  Bytes content;
+  int next = 0;
+
+  void send_next(Rank root, std::vector<InFlight>& flight) {
+    if (next == 0) return;
+    Piece piece = header;
+    piece.range = {next - 1, next};
+    --next;
+    if (piece.real) {
+      const ByteRange bytes = bytes_of(piece.range, piece.bytes, piece.chunks);
+      piece.content.assign(
+          content.begin() + static_cast<std::ptrdiff_t>(bytes.offset),
+          content.begin() + static_cast<std::ptrdiff_t>(bytes.offset + bytes.length));
+    }
+    flight.push_back(wrap(header.master, {root, piece}));
+  }
+};
+
 // One multicast from `master` to `members` among `processes` ranks, delivered in an order drawn
-// from `rng`; every message goes through the codec as it would over the overlay.
+// from `rng`; every message goes through the codec as it would over the overlay. `segment` is
+// the segment setting (0: automatic).
 Outcome run(int processes, Rank master, const std::vector<Rank>& members, Algorithm algorithm,
-            std::uint64_t bytes, bool real, Rng& rng, const GroupOfRank& group_of = {}) {
+            std::uint64_t bytes, bool real, Rng& rng, const GroupOfRank& group_of = {},
+            std::uint64_t segment = 0, const Thresholds& thresholds = {}) {
   Piece seed;
   seed.id = 42;
   seed.algorithm = algorithm;
@@ -55,11 +81,17 @@ Outcome run(int processes, Rank master, const std::vector<Rank>& members, Algori
   seed.bytes = bytes;
   seed.real = real;
   seed.group = GroupBitmap::of(processes, members);
+  Master sender;
   if (real) {
-    seed.content = make_content(seed.id, bytes);
-    seed.digest = digest_of(seed.content);
+    sender.content = make_content(seed.id, bytes);
+    seed.digest = digest_of(sender.content);
   }
-  std::vector<InFlight> flight{wrap(master, {members.front(), seed})};
+  const int members_count = static_cast<int>(members.size());
+  seed.chunks = segment_count(bytes, segment_bytes(bytes, members_count, segment));
+  sender.next = seed.chunks;
+  sender.header = seed;
+  std::vector<InFlight> flight;
+  for (int i = 0; i < kSeedWindow; ++i) sender.send_next(members.front(), flight);
   std::map<Rank, Member> state;
   Outcome outcome;
   TimeNs now = 1000;
@@ -79,6 +111,12 @@ Outcome run(int processes, Rank master, const std::vector<Rank>& members, Algori
     if (m.tag == kReceivedTag) {
       auto got = decode_received(m.body);
       REQUIRE(std::holds_alternative<Received>(got));
+      if (m.to == master) {
+        REQUIRE(m.from == members.front());
+        ++outcome.seed_receipts;
+        sender.send_next(members.front(), flight);
+        continue;
+      }
       state.at(m.to).on_received(m.from, std::get<Received>(got), out);
     } else if (m.tag == kAckTag) {
       auto ack = decode_ack(m.body, processes);
@@ -94,9 +132,11 @@ Outcome run(int processes, Rank master, const std::vector<Rank>& members, Algori
         continue;
       }
       auto it = state.find(m.to);
-      if (it == state.end()) it = state.emplace(m.to, Member(m.to, piece, group_of, {})).first;
+      if (it == state.end())
+        it = state.emplace(m.to, Member(m.to, piece, group_of, thresholds)).first;
       it->second.on_piece(m.from, piece, now, out);
       if (piece.phase == Phase::Seed) {
+        ++outcome.seed_segments;
         outcome.tree_parent = it->second.tree_parents();
         outcome.chosen = it->second.algorithm();
       }
@@ -121,21 +161,33 @@ std::vector<Rank> random_members(int processes, Rank master, Rng& rng) {
 
 TEST_CASE("multicast members: every algorithm delivers to every member, only to members") {
   Rng rng(2026);
-  const Algorithm algorithms[] = {Algorithm::Binomial, Algorithm::ScatterRing,
-                                  Algorithm::ScatterDoubling, Algorithm::Topology, Algorithm::Auto};
-  for (int trial = 0; trial < 150; ++trial) {
+  const Algorithm algorithms[] = {Algorithm::Binomial,        Algorithm::ScatterRing,
+                                  Algorithm::ScatterDoubling, Algorithm::Topology,
+                                  Algorithm::Pipeline,        Algorithm::Auto};
+  Thresholds pipeline_early;
+  pipeline_early.pipeline_min_bytes = 10000;
+  for (int trial = 0; trial < 180; ++trial) {
     const int processes = 2 + static_cast<int>(rng.uniform(70));
     const Rank master = static_cast<Rank>(rng.uniform(static_cast<std::uint64_t>(processes)));
     const std::vector<Rank> members = random_members(processes, master, rng);
-    const Algorithm algorithm = algorithms[trial % 5];
+    const Algorithm algorithm = algorithms[trial % 6];
     const std::uint64_t bytes = rng.uniform(3) == 0 ? rng.uniform(40) : rng.uniform(20000);
     const bool real = rng.uniform(2) == 0;
     GroupOfRank group_of;
     if (rng.uniform(2) == 0)
       for (int r = 0; r < processes; ++r) group_of.push_back(r / 4);
+    // Segments of 1 B to 3 KB: from one segment to thousands, most of them uneven.
+    const std::uint64_t segment = rng.uniform(4) == 0 ? 0 : 1 + rng.uniform(3000);
+    const Thresholds thresholds = trial % 2 == 0 ? pipeline_early : Thresholds{};
     INFO("trial " << trial << ": " << members.size() << " members, " << bytes << " B, "
-                  << to_string(algorithm) << (real ? " real" : " modelled"));
-    const Outcome o = run(processes, master, members, algorithm, bytes, real, rng, group_of);
+                  << to_string(algorithm) << (real ? " real" : " modelled") << ", segment "
+                  << segment);
+    const Outcome o =
+        run(processes, master, members, algorithm, bytes, real, rng, group_of, segment, thresholds);
+    const int segments =
+        segment_count(bytes, segment_bytes(bytes, static_cast<int>(members.size()), segment));
+    CHECK(o.seed_segments == segments);
+    CHECK(o.seed_receipts == (segments > 1 ? segments : 0));
     CHECK(o.non_member_pieces == 0);
     CHECK(o.refused == 0);
     CHECK(o.all_members_done);
@@ -147,9 +199,17 @@ TEST_CASE("multicast members: every algorithm delivers to every member, only to 
     // The root holds the message first (the seed is its first piece), before anyone else.
     CHECK(o.done->root_received_at > o.done->started_at);
     CHECK(o.done->root_received_at <= o.done->last_delivery);
-    // The ack tree mirrors the send tree: each member acks the member it got its tree piece from.
-    for (std::size_t v = 1; v < members.size(); ++v)
-      CHECK(o.ack_to.at(members[v]) == o.tree_parent[v]);
+    // The ack tree mirrors the send tree: each member acks the member it got its tree piece from;
+    // in a pipeline (a chain) the acks climb the binomial tree instead.
+    const SendTree binomial = binomial_tree(static_cast<int>(members.size()));
+    for (std::size_t v = 1; v < members.size(); ++v) {
+      if (o.chosen == Algorithm::Pipeline) {
+        CHECK(o.tree_parent[v] == members[v - 1]);
+        CHECK(o.ack_to.at(members[v]) == members[binomial.parent[v]]);
+      } else {
+        CHECK(o.ack_to.at(members[v]) == o.tree_parent[v]);
+      }
+    }
     CHECK(o.ack_to.count(members.front()) == 0);
   }
 }
@@ -159,7 +219,8 @@ TEST_CASE("multicast members: paper 002's groups on 257 ranks, every algorithm")
   for (int r : {8, 64, 256}) {
     std::vector<Rank> members;
     for (int i = 0; i < r; ++i) members.push_back(256 / r * i);
-    for (Algorithm a : {Algorithm::Binomial, Algorithm::ScatterRing, Algorithm::ScatterDoubling}) {
+    for (Algorithm a : {Algorithm::Binomial, Algorithm::ScatterRing, Algorithm::ScatterDoubling,
+                        Algorithm::Pipeline}) {
       const Outcome o = run(257, 256, members, a, 81920, true, rng);
       CHECK(o.chosen == a);
       REQUIRE(o.done);
@@ -185,7 +246,7 @@ TEST_CASE("multicast members: a wrong sender, a second copy or a wrong range is 
   CHECK(root.refused().empty());
   CHECK(out.size() == 1);  // the first tree piece (to 5); the ring waits for the scatter
   root.on_piece(9, seed, 11, out);
-  CHECK(root.refused() == "a second seed");
+  CHECK(root.refused() == "a second copy of a seed segment");
   const Piece to_five = std::get<Piece>(out[0].what);
   CHECK(out[0].to == 5);
   CHECK(to_five.range == ChunkRange{2, 4});
@@ -235,7 +296,14 @@ TEST_CASE("multicast pieces: decoding rejects what does not add up") {
   CHECK(!reason(decode_piece(encode(piece), 100, 4)).empty());
   piece.master = 0;
   piece.range = {0, 2};
-  CHECK(reason(decode_piece(encode(piece), 100, 4)).find("one chunk") != std::string::npos);
+  CHECK(reason(decode_piece(encode(piece), 100, 4)).find("one segment") != std::string::npos);
+  piece.range = {0, 1};
+  piece.chunks = 101;  // more segments than bytes
+  CHECK(reason(decode_piece(encode(piece), 1, 4)).find("segments") != std::string::npos);
+  piece.chunks = 1;
+  piece.phase = Phase::Segment;  // a pipeline segment of a binomial tree
+  CHECK(reason(decode_piece(encode(piece), 100, 4)).find("another algorithm") != std::string::npos);
+  piece.phase = Phase::Seed;
   piece.range = {0, 1};
   piece.real = true;  // claims content but carries none
   CHECK(!reason(decode_piece(encode(piece), 0, 4)).empty());
@@ -286,4 +354,66 @@ TEST_CASE("multicast members: ring pieces that come before the scatter is over w
   CHECK(std::get<Piece>(out[1].what).range == ChunkRange{3, 4});
   CHECK(out[2].to == 1);
   CHECK(std::get<Piece>(out[2].what).range == ChunkRange{1, 2});
+}
+
+TEST_CASE("multicast members: a segmented seed is passed on before it is whole") {
+  Piece seed;
+  seed.id = 4;
+  seed.master = 9;
+  seed.bytes = 800;
+  seed.group = GroupBitmap::of(10, {1, 3, 5, 7});  // logical 0..3
+  seed.chunks = 4;                                 // seed segments of 200 B
+  auto segment = [&](int j) {
+    Piece piece = seed;
+    piece.range = {j, j + 1};
+    return piece;
+  };
+  SECTION("scatter: the first child is served once its half is in, not the whole message") {
+    seed.algorithm = Algorithm::ScatterRing;
+    Member root(1, segment(3), {}, {});
+    std::vector<Outgoing> out;
+    root.on_piece(9, segment(3), 10, out);
+    REQUIRE(out.size() == 1);  // only the master's Received: chunks 2-3 are bytes 400-800
+    CHECK(out[0].to == 9);
+    CHECK(std::holds_alternative<Received>(out[0].what));
+    root.on_piece(9, segment(2), 11, out);
+    REQUIRE(out.size() == 3);
+    CHECK(out[2].to == 5);
+    CHECK(std::get<Piece>(out[2].what).range == ChunkRange{2, 4});
+    root.on_received(5, Received{4}, out);  // 3's chunk (bytes 200-400) is not here yet
+    CHECK(root.refused().empty());
+    CHECK(out.size() == 3);
+    root.on_piece(9, segment(1), 12, out);
+    REQUIRE(out.size() == 5);
+    CHECK(out[4].to == 3);
+    root.on_received(3, Received{4}, out);  // the root's own chunk is missing: no ring yet
+    CHECK(out.size() == 5);
+    root.on_piece(9, segment(1), 13, out);
+    CHECK(root.refused() == "a second copy of a seed segment");
+    root.on_piece(9, segment(0), 14, out);
+    REQUIRE(out.size() == 7);  // Received, then the root's ring piece
+    CHECK(std::get<Piece>(out[6].what).phase == Phase::Ring);
+  }
+  SECTION("pipeline: every segment goes on to the next member at once") {
+    seed.algorithm = Algorithm::Pipeline;
+    Member root(1, segment(3), {}, {});
+    std::vector<Outgoing> out;
+    root.on_piece(9, segment(3), 10, out);
+    REQUIRE(out.size() == 2);
+    CHECK(out[1].to == 3);
+    const Piece first = std::get<Piece>(out[1].what);
+    CHECK(first.phase == Phase::Segment);
+    CHECK(first.range == ChunkRange{3, 4});
+    CHECK(first.chunks == 4);
+    Member second(3, first, {}, {});
+    std::vector<Outgoing> more;
+    second.on_piece(1, first, 11, more);
+    REQUIRE(more.size() == 1);
+    CHECK(more[0].to == 5);
+    second.on_piece(5, first, 12, more);
+    CHECK(second.refused() == "pipeline segment not from the member before this one");
+    second.on_piece(1, first, 12, more);
+    CHECK(second.refused() == "a second copy of a pipeline segment");
+    CHECK(more.size() == 1);
+  }
 }

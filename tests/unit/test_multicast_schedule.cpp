@@ -136,13 +136,36 @@ TEST_CASE("topology tree: each group entered once from outside, by its leader") 
   CHECK(tree.parent[6] == 2);
 }
 
+TEST_CASE("segments: automatic size from the message and the group, or as set") {
+  // bytes / (6 x members), whole KiB, 4 KiB .. 1 MiB.
+  CHECK(segment_bytes(8388608, 256, 0) == 6144);  // 5,461.33 B rounded up to 6 KiB
+  CHECK(segment_bytes(8388608, 8, 0) == 175104);  // 174,762.67 B: 171 KiB
+  CHECK(segment_bytes(81920, 256, 0) == 4096);
+  CHECK(segment_bytes(std::uint64_t{1} << 34, 2, 0) == 1048576);
+  CHECK(segment_bytes(8388608, 100, 0) == 14336);  // 13,981.01 B: 14 KiB
+  CHECK(segment_bytes(8388608, 256, 65536) == 65536);
+  CHECK(segment_count(8388608, 8192) == 1024);
+  CHECK(segment_count(81920, 8192) == 10);
+  CHECK(segment_count(81921, 8192) == 11);
+  CHECK(segment_count(0, 8192) == 1);
+  CHECK(segment_count(100, 1) == 100);
+}
+
 TEST_CASE("auto choice: binomial small, doubling for power-of-two mid sizes, else ring") {
   const Thresholds t;
   CHECK(choose(Algorithm::Auto, 8192, 256, false, t).algorithm == Algorithm::Binomial);
   CHECK(choose(Algorithm::Auto, 8193, 256, false, t).algorithm == Algorithm::ScatterDoubling);
   CHECK(choose(Algorithm::Auto, 81920, 200, false, t).algorithm == Algorithm::ScatterRing);
-  CHECK(choose(Algorithm::Auto, 8388608, 256, false, t).algorithm == Algorithm::ScatterRing);
-  CHECK(choose(Algorithm::Auto, 8388608, 4, false, t).algorithm == Algorithm::Binomial);
+  CHECK(choose(Algorithm::Auto, 2097151, 200, false, t).algorithm == Algorithm::ScatterRing);
+  CHECK(choose(Algorithm::Auto, 2097152, 200, false, t).algorithm == Algorithm::Pipeline);
+  CHECK(choose(Algorithm::Auto, 8388608, 256, false, t).algorithm == Algorithm::Pipeline);
+  CHECK(choose(Algorithm::Auto, 8388608, 4, false, t).algorithm == Algorithm::Pipeline);
+  CHECK(choose(Algorithm::Auto, 2097151, 4, false, t).algorithm == Algorithm::Binomial);
+  Thresholds no_pipeline;
+  no_pipeline.pipeline_min_bytes = 0;
+  CHECK(choose(Algorithm::Auto, 8388608, 256, false, no_pipeline).algorithm ==
+        Algorithm::ScatterRing);
+  CHECK(choose(Algorithm::Pipeline, 100, 3, false, t).algorithm == Algorithm::Pipeline);
   CHECK(choose(Algorithm::ScatterDoubling, 100, 6, false, t).algorithm == Algorithm::ScatterRing);
   CHECK(choose(Algorithm::Topology, 100, 6, false, t).algorithm == Algorithm::Binomial);
   CHECK(choose(Algorithm::Topology, 100, 6, true, t).algorithm == Algorithm::Topology);

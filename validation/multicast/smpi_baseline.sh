@@ -37,6 +37,16 @@ CHANGING_ALGORITHMS=""          # default: the same list as ALGORITHMS
 BUFFERS="auto"
 MEASURE=0
 BENCHMARK=0
+KEEP_GOING=0
+RUN_TIMEOUT=0                   # seconds per smpirun, 0 = none
+
+# Every MPI_Bcast algorithm SimGrid 3.32's SMPI has (--cfg=smpi/bcast:help), but "automatic"
+# (which runs all of them inside one call) and "default" (= mpich's selector, listed as mpich).
+readonly ALL_ALGORITHMS="binomial_tree,flattree,flattree_pipeline,NTSB,NTSL,NTSL_Isend,\
+ompi_pipeline,ompi_split_bintree,ompi,mpich,impi,mvapich2,mvapich2_inter_node,\
+mvapich2_intra_node,mvapich2_knomial_intra_node,SMP_binary,SMP_binomial,SMP_linear,\
+arrival_pattern_aware,arrival_pattern_aware_wait,arrival_scatter,scatter_LR_allgather,\
+scatter_rdb_allgather"
 
 readonly TOPO_SINGLE="1,1;6,3;16,1;4"   # one Aries group: 6 chassis x 16 routers x 4 nodes = 384
 readonly TOPO_MULTI="2,4;3,3;16,1;4"    # two groups of 3 chassis = 384 nodes: workers 0-191 in
@@ -59,7 +69,8 @@ Where things go:
 
 What is run:
   --algorithms LIST   SMPI bcast algorithms for static mode, comma separated
-                      (default: $ALGORITHMS)
+                      (default: $ALGORITHMS); "all" = every one SimGrid 3.32 has:
+                      $ALL_ALGORITHMS
   --changing-algorithms LIST
                       algorithms for changing mode (default: same as --algorithms; "none" skips)
   --sizes LIST        message sizes in bytes (default: $SIZES)
@@ -101,6 +112,9 @@ Measurement of the simulator itself:
                       r=256, 8388608 B, static mode, binomial_tree and scatter_LR_allgather;
                       implies --measure (other run options except --buffers/--model/--platform
                       are ignored)
+  --keep-going        a run that fails or times out is listed in OUT/failed.txt and skipped
+                      (some SMPI algorithms abort on some platforms); without it the script stops
+  --timeout SECONDS   wall-clock limit per smpirun (default: none)
   -h, --help          this text
 
 Progress goes to stderr. Exit status is non-zero if smpicc/smpirun (package libsimgrid-dev) is
@@ -114,12 +128,13 @@ die() { printf '[smpi_baseline] error: %s\n' "$*" >&2; exit 1; }
 parse_args() {
   local value_options=" --build-dir --out --platform --topo --routing --bw --lat --speed --loopback-bw"
   value_options+=" --loopback-lat --workers --model --repeats --sizes --r-list --algorithms"
-  value_options+=" --changing-algorithms --buffers "
+  value_options+=" --changing-algorithms --buffers --timeout "
   while [[ $# -gt 0 ]]; do
     case "$1" in
       -h|--help) usage; exit 0 ;;
       --measure) MEASURE=1; shift; continue ;;
       --benchmark) BENCHMARK=1; MEASURE=1; shift; continue ;;
+      --keep-going) KEEP_GOING=1; shift; continue ;;
     esac
     [[ "$value_options" == *" $1 "* ]] || die "unknown option $1 (see --help)"
     [[ $# -ge 2 ]] || die "option $1 needs a value (see --help)"
@@ -142,6 +157,7 @@ parse_args() {
       --algorithms) ALGORITHMS="$2" ;;
       --changing-algorithms) CHANGING_ALGORITHMS="$2" ;;
       --buffers) BUFFERS="$2" ;;
+      --timeout) RUN_TIMEOUT="$2" ;;
     esac
     shift 2
   done
@@ -158,6 +174,9 @@ check_args() {
   case "$BUFFERS" in auto|shared|real) ;; *) die "--buffers must be auto, shared or real" ;; esac
   [[ "$REPEATS" =~ ^[1-9][0-9]*$ ]] || die "--repeats must be a positive integer"
   [[ "$WORKERS" =~ ^[1-9][0-9]*$ ]] || die "--workers must be a positive integer"
+  [[ "$RUN_TIMEOUT" =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds"
+  [[ "$ALGORITHMS" == "all" ]] && ALGORITHMS="$ALL_ALGORITHMS"
+  [[ "$CHANGING_ALGORITHMS" == "all" ]] && CHANGING_ALGORITHMS="$ALL_ALGORITHMS"
   [[ -n "$CHANGING_ALGORITHMS" ]] || CHANGING_ALGORITHMS="$ALGORITHMS"
   [[ "$CHANGING_ALGORITHMS" == "none" ]] && CHANGING_ALGORITHMS=""
   if [[ $BENCHMARK -eq 1 ]]; then
@@ -305,7 +324,9 @@ run_one() {
   local raw="$OUT_DIR/raw/$tag.csv" logfile="$OUT_DIR/logs/$tag.log"
   local -a cfg cmd
   mapfile -t cfg < <(simgrid_config "$algorithm")
-  cmd=(smpirun -np "$WORKERS" -platform "$BUILD_DIR/platform.xml" -hostfile "$BUILD_DIR/hostfile"
+  cmd=()
+  [[ "$RUN_TIMEOUT" -gt 0 ]] && cmd=(timeout -k 10 "$RUN_TIMEOUT")
+  cmd+=(smpirun -np "$WORKERS" -platform "$BUILD_DIR/platform.xml" -hostfile "$BUILD_DIR/hostfile"
        "${cfg[@]}" "$BUILD_DIR/bcast_baseline" -s "$bytes" -n "$REPEATS" -m "$mode"
        -a "$algorithm" -r "$R_LIST" -w "$WORKERS" -b "$BUFFERS")
   RUN_INDEX=$((RUN_INDEX + 1))
@@ -327,7 +348,11 @@ run_one() {
   fi
   if [[ $status -ne 0 ]]; then
     tail -n 15 "$logfile" >&2
-    die "run $tag failed (exit $status); log: $logfile"
+    [[ $KEEP_GOING -eq 1 ]] || die "run $tag failed (exit $status); log: $logfile"
+    log "    run $tag failed (exit $status, 124 = timed out); skipped"
+    echo "$tag,exit $status" >>"$OUT_DIR/failed.txt"
+    rm -f "$raw"
+    return 0
   fi
   log "    done in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
 }
@@ -384,7 +409,7 @@ main() {
   mkdir -p "$BUILD_DIR" "$OUT_DIR/raw" "$OUT_DIR/logs"
   BUILD_DIR="$(cd "$BUILD_DIR" && pwd)"
   OUT_DIR="$(cd "$OUT_DIR" && pwd)"
-  rm -f "$OUT_DIR"/raw/*.csv "$OUT_DIR/commands.txt"
+  rm -f "$OUT_DIR"/raw/*.csv "$OUT_DIR/commands.txt" "$OUT_DIR/failed.txt"
   build_program
   write_platform "$BUILD_DIR/platform.xml"
   write_hostfile "$BUILD_DIR/hostfile"

@@ -36,7 +36,12 @@ Member::Member(Rank self, const Piece& first, const GroupOfRank& group_of,
     algorithm_ = first.algorithm;
   }
   header_.algorithm = algorithm_;
-  header_.chunks = is_scatter(algorithm_) ? p : 1;
+  if (first.phase == Phase::Seed) {
+    seed_segments_ = first.chunks;
+    seed_held_.assign(static_cast<std::size_t>(seed_segments_), false);
+  }
+  // A pipeline keeps the master's segments: the seed's segment j is the chain's segment j.
+  header_.chunks = is_scatter(algorithm_) ? p : is_pipeline() ? first.chunks : 1;
   tree_ = algorithm_ == Algorithm::Topology ? topology_tree(groups_of_members(members_, group_of))
                                             : binomial_tree(p);
   held_.assign(static_cast<std::size_t>(header_.chunks), false);
@@ -51,7 +56,10 @@ Member::Member(Rank self, const Piece& first, const GroupOfRank& group_of,
 
 std::vector<Rank> Member::tree_parents() const {
   std::vector<Rank> out;
-  for (int parent : tree_.parent) out.push_back(parent < 0 ? kNoRank : members_[parent]);
+  for (std::size_t v = 0; v < members_.size(); ++v) {
+    const int parent = is_pipeline() ? static_cast<int>(v) - 1 : tree_.parent[v];
+    out.push_back(parent < 0 ? kNoRank : members_[parent]);
+  }
   return out;
 }
 
@@ -60,7 +68,10 @@ void Member::on_piece(Rank from, const Piece& piece, TimeNs now, std::vector<Out
   if (!refused_.empty()) return;
   store(piece);
   const int p = members();
-  if (piece.phase == Phase::Seed || piece.phase == Phase::Tree) {
+  if (piece.phase == Phase::Seed && seed_segments_ > 1) out.push_back({from, Received{header_.id}});
+  if (piece.phase == Phase::Segment || (piece.phase == Phase::Seed && is_pipeline())) {
+    forward_segment(piece.range, out);
+  } else if (piece.phase == Phase::Seed || piece.phase == Phase::Tree) {
     tree_piece_seen_ = true;
     if (piece.phase == Phase::Tree) out.push_back({from, Received{header_.id}});
     send_to_next_child(out);
@@ -117,13 +128,15 @@ std::string Member::misfit(Rank from, const Piece& piece) const {
       piece.master != header_.master || piece.started_at != header_.started_at)
     return "piece disagrees with the first piece of multicast " + std::to_string(header_.id);
   if (acked_) return "piece after this member's part was over";
-  if (piece.phase == Phase::Seed) {
-    if (logical_ != 0 || from != header_.master) return "a seed goes from the master to the root";
-    if (tree_piece_seen_) return "a second seed";
-    return "";
-  }
+  if (piece.phase == Phase::Seed) return misfit_seed(from, piece);
   if (piece.algorithm != algorithm_ || piece.chunks != header_.chunks)
     return "piece names another algorithm than the root chose";
+  if (piece.phase == Phase::Segment) {
+    if (logical_ == 0 || from != members_[logical_ - 1])
+      return "pipeline segment not from the member before this one";
+    if (held_[piece.range.first]) return "a second copy of a pipeline segment";
+    return "";
+  }
   if (piece.phase == Phase::Tree) {
     const int parent = tree_.parent[logical_];
     if (parent < 0 || from != members_[parent]) return "tree piece not from the parent";
@@ -134,6 +147,14 @@ std::string Member::misfit(Rank from, const Piece& piece) const {
     return "";
   }
   return misfit_allgather(from, piece);
+}
+
+std::string Member::misfit_seed(Rank from, const Piece& piece) const {
+  if (logical_ != 0 || from != header_.master) return "a seed goes from the master to the root";
+  if (seed_held_.empty()) return "a seed after the multicast began without one";
+  if (piece.chunks != seed_segments_) return "seed segments of another size than the first";
+  if (seed_held_[piece.range.first]) return "a second copy of a seed segment";
+  return "";
 }
 
 std::string Member::misfit_allgather(Rank from, const Piece& piece) const {
@@ -155,9 +176,8 @@ std::string Member::misfit_allgather(Rank from, const Piece& piece) const {
 }
 
 void Member::store(const Piece& piece) {
-  // A seed carries the whole message in one chunk, whatever the root then cuts it into.
-  const ChunkRange range =
-      piece.chunks == header_.chunks ? piece.range : ChunkRange{0, header_.chunks};
+  if (piece.phase == Phase::Seed) return store_seed(piece);
+  const ChunkRange range = piece.range;
   for (int c = range.first; c < range.last; ++c) {
     if (!held_[c]) ++held_count_;
     held_[c] = true;
@@ -169,18 +189,57 @@ void Member::store(const Piece& piece) {
   }
 }
 
+// The root cuts the message its own way once the seed is whole; a pipeline cuts it as the seed.
+void Member::store_seed(const Piece& piece) {
+  seed_held_[piece.range.first] = true;
+  ++seed_held_count_;
+  if (header_.real) {
+    const ByteRange bytes = bytes_of(piece.range, header_.bytes, seed_segments_);
+    std::copy(piece.content.begin(), piece.content.end(),
+              content_.begin() + static_cast<std::ptrdiff_t>(bytes.offset));
+  }
+  if (is_pipeline()) {
+    held_[piece.range.first] = true;
+    ++held_count_;
+  } else if (seed_complete()) {
+    held_.assign(held_.size(), true);
+    held_count_ = header_.chunks;
+  }
+}
+
+// Whether the seed segments in hand hold every byte of `range` (in the root's own chunks).
+bool Member::seed_covers(ChunkRange range) const {
+  const ByteRange bytes = bytes_of(range, header_.bytes, header_.chunks);
+  if (bytes.length == 0 || seed_complete()) return true;
+  const std::uint64_t segment = bytes_of({0, 1}, header_.bytes, seed_segments_).length;
+  const auto first = static_cast<std::size_t>(bytes.offset / segment);
+  const auto last = static_cast<std::size_t>((bytes.offset + bytes.length - 1) / segment);
+  for (std::size_t s = first; s <= last; ++s)
+    if (!seed_held_[s]) return false;
+  return true;
+}
+
+// The pipeline: each segment goes on to the next member of the chain as soon as it is here.
+void Member::forward_segment(ChunkRange range, std::vector<Outgoing>& out) {
+  if (logical_ + 1 < members())
+    out.push_back({members_[logical_ + 1], piece_for(Phase::Segment, range, 0)});
+}
+
 bool Member::holds(ChunkRange range) const {
   for (int c = range.first; c < range.last; ++c)
     if (!held_[c]) return false;
   return true;
 }
 
+// At the root a child is served once the seed segments that hold its range are in.
 void Member::send_to_next_child(std::vector<Outgoing>& out) {
   const auto& children = tree_.children[logical_];
-  if (next_child_ >= children.size()) return;
-  const int child = children[next_child_++];
+  if (awaiting_receipt_ || next_child_ >= children.size()) return;
+  const int child = children[next_child_];
   const ChunkRange range =
       header_.chunks == 1 ? ChunkRange{0, 1} : binomial_subtree(child, members());
+  if (logical_ == 0 && !seed_covers(range)) return;
+  ++next_child_;
   out.push_back({members_[child], piece_for(Phase::Tree, range, 0)});
   awaiting_receipt_ = true;
 }
@@ -188,7 +247,8 @@ void Member::send_to_next_child(std::vector<Outgoing>& out) {
 // The scatter is over for this member: it holds its subtree's chunks and every child has its
 // own (the last one said Received).
 bool Member::tree_part_done() const {
-  return tree_piece_seen_ && next_child_ >= tree_.children[logical_].size() && !awaiting_receipt_;
+  return tree_piece_seen_ && next_child_ >= tree_.children[logical_].size() && !awaiting_receipt_ &&
+         (logical_ != 0 || seed_complete());
 }
 
 // This member's part of the allgather starts when its part of the scatter is over, as in MPICH

@@ -1,5 +1,7 @@
 #include "tsunagi/model/multicast/pieces.hpp"
 
+#include <algorithm>
+
 #include "tsunagi/model/codec.hpp"
 
 namespace tsunagi::multicast {
@@ -8,21 +10,34 @@ namespace {
 constexpr std::uint8_t kPieceVersion = 1;
 
 std::optional<Algorithm> algorithm_from(std::uint8_t raw) {
-  if (raw > static_cast<std::uint8_t>(Algorithm::Topology)) return std::nullopt;
+  if (raw > static_cast<std::uint8_t>(Algorithm::Pipeline)) return std::nullopt;
   return static_cast<Algorithm>(raw);
 }
 
 std::string check_piece(const Piece& p) {
   if (p.bytes > kMaxMessageBytes) return "message of " + std::to_string(p.bytes) + " bytes";
-  if (p.phase == Phase::Seed && p.range != ChunkRange{0, 1}) return "a seed carries one chunk";
   if (p.phase != Phase::Seed && p.algorithm == Algorithm::Auto)
     return "only a seed may leave the algorithm to the root";
   const bool scatter =
       p.algorithm == Algorithm::ScatterRing || p.algorithm == Algorithm::ScatterDoubling;
-  const int expected_chunks = p.phase != Phase::Seed && scatter ? p.group.count() : 1;
-  if (p.chunks != expected_chunks)
-    return std::to_string(p.chunks) + " chunks where " + std::to_string(expected_chunks) +
-           " were due";
+  const bool segmented = p.phase == Phase::Seed || p.algorithm == Algorithm::Pipeline;
+  if (segmented) {
+    if (p.chunks < 1 || p.chunks > kMaxSegments ||
+        static_cast<std::uint64_t>(p.chunks) > std::max<std::uint64_t>(1, p.bytes))
+      return std::to_string(p.chunks) + " segments for a message of " + std::to_string(p.bytes) +
+             " bytes";
+  } else {
+    const int expected_chunks = scatter ? p.group.count() : 1;
+    if (p.chunks != expected_chunks)
+      return std::to_string(p.chunks) + " chunks where " + std::to_string(expected_chunks) +
+             " were due";
+  }
+  if ((p.phase == Phase::Seed || p.phase == Phase::Segment) && p.range.size() != 1)
+    return "a seed or pipeline piece carries one segment";
+  if (p.phase == Phase::Segment && p.algorithm != Algorithm::Pipeline)
+    return "a pipeline segment in another algorithm";
+  if (p.phase == Phase::Tree && p.algorithm == Algorithm::Pipeline)
+    return "a tree piece in a pipeline";
   if (p.range.first < 0 || p.range.first >= p.range.last || p.range.last > p.chunks)
     return "chunk range [" + std::to_string(p.range.first) + ", " + std::to_string(p.range.last) +
            ") outside 0.." + std::to_string(p.chunks);
@@ -78,7 +93,7 @@ std::variant<Piece, Rejected> decode_piece(const Bytes& body, std::uint64_t fill
   p.range.last = r.i32();
   if (!r.ok()) return Rejected{"piece header: " + r.error()};
   if (!algorithm) return Rejected{"unknown algorithm"};
-  if (phase > static_cast<std::uint8_t>(Phase::Doubling)) return Rejected{"unknown phase"};
+  if (phase > static_cast<std::uint8_t>(Phase::Segment)) return Rejected{"unknown phase"};
   if (real > 1) return Rejected{"content flag must be 0 or 1"};
   p.algorithm = *algorithm;
   p.phase = static_cast<Phase>(phase);

@@ -2,6 +2,13 @@
 // (at the root) when the multicast is over. Pure: it is handed pieces and acks with the time
 // and appends what to send; the multicast workload (model/src/workload/multicast.cpp) moves
 // them over the overlay. Every member builds the same schedule from the bitmap alone.
+//
+// The seed comes in segments (schedule.hpp, segment_bytes), last segment first: the root's
+// first child in a scatter is due the second half of the message, so it is served once that
+// half is in, not the whole message; a pipeline passes each segment on at once. The root says
+// Received to the master for every seed segment, and the master keeps kSeedWindow segments in
+// flight: sent all at once they would leave in large batches (a simulator's stream sends what
+// is queued together, TCP fills its segments), and every later hop would carry the batches.
 #pragma once
 
 #include <optional>
@@ -21,6 +28,10 @@ struct Outgoing {
 // The switch group of each rank (any ids; empty when none are known). The topology tree reads
 // it; the root reads whether it is there.
 using GroupOfRank = std::vector<int>;
+
+// Seed segments the master sends before the root's first Received. On xc30-256 (8 MB to 256,
+// pipeline, 6 KiB segments) 1 took 2.83 ms, 2 took 2.42 ms, 3 took 2.62 ms (docs/multicast.md).
+constexpr int kSeedWindow = 2;
 
 class Member {
  public:
@@ -49,8 +60,14 @@ class Member {
  private:
   std::string misfit(Rank from, const Piece& piece) const;
   std::string misfit_allgather(Rank from, const Piece& piece) const;
+  std::string misfit_seed(Rank from, const Piece& piece) const;
   void store(const Piece& piece);
+  void store_seed(const Piece& piece);
   bool holds(ChunkRange range) const;
+  bool seed_covers(ChunkRange range) const;
+  bool seed_complete() const { return seed_held_count_ == seed_segments_; }
+  bool is_pipeline() const { return algorithm_ == Algorithm::Pipeline; }
+  void forward_segment(ChunkRange range, std::vector<Outgoing>& out);
   int members() const { return static_cast<int>(members_.size()); }
   void send_to_next_child(std::vector<Outgoing>& out);
   bool tree_part_done() const;
@@ -64,7 +81,10 @@ class Member {
   int logical_ = -1;
   Algorithm algorithm_ = Algorithm::Binomial;
   std::string why_;
-  SendTree tree_;
+  SendTree tree_;          // pipeline: the binomial tree the acks climb (segments go v -> v + 1)
+  int seed_segments_ = 1;  // root: how the master cut the seed
+  std::vector<bool> seed_held_;
+  int seed_held_count_ = 0;
   std::vector<bool> held_;
   int held_count_ = 0;
   Bytes content_;

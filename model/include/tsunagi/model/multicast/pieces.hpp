@@ -15,9 +15,14 @@
 
 namespace tsunagi::multicast {
 
-// Seed: master -> root (the whole message, the algorithm as requested); Tree: down the send tree
-// (the whole message or a subtree's chunks); Ring / Doubling: the allgather after a scatter.
-enum class Phase : std::uint8_t { Seed, Tree, Ring, Doubling };
+// Seed: master -> root (one segment of the message, the algorithm as requested; the master sends
+// the segments last first, see member.hpp); Tree: down the send tree (the whole message or a
+// subtree's chunks); Ring / Doubling: the allgather after a scatter; Segment: one segment of the
+// pipeline, from a member to the next one in the chain.
+enum class Phase : std::uint8_t { Seed, Tree, Ring, Doubling, Segment };
+
+// The most segments a message may be cut into (16 GiB in segments of 4 KiB).
+constexpr int kMaxSegments = 1 << 22;
 
 // The largest message a piece may announce (1 TiB): a bound for garbage, not a buffer size.
 constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 40;
@@ -32,7 +37,8 @@ struct Piece {
   std::uint64_t bytes = 0;   // the whole message
   std::uint64_t digest = 0;  // of the whole message's content; 0 when modelled
   bool real = false;         // the content travels (else the range is modelled filler)
-  int chunks = 1;            // 1 (whole-message trees) or the member count (scatter)
+  // Seed and pipeline: the segment count; whole-message trees: 1; scatter: the member count.
+  int chunks = 1;
   ChunkRange range{0, 1};
   GroupBitmap group;
   Bytes content;  // the range's bytes when real, else empty
@@ -45,10 +51,11 @@ struct Ack {
   int failed = 0;
 };
 
-// A member got its tree piece: its parent may send to its next child. A parent serves its
-// children one after the other, farthest subtree first (paper 002 eq. 6 numbers the steps), as a
-// blocking MPI_Send would; sent all at once they would share the parent's link and the first
-// subtree would start last.
+// A member got its tree piece: its parent may send to its next child. The root also says it for
+// every seed segment, so that the master keeps only a few segments in flight (member.hpp). A parent
+// serves its children one after the other, farthest subtree first (paper 002 eq. 6 numbers the
+// steps), as a blocking MPI_Send would; sent all at once they would share the parent's link and the
+// first subtree would start last.
 struct Received {
   std::uint64_t id = 0;
 };

@@ -14,6 +14,11 @@
 //                       per switch group (so each group is reached over the links between groups
 //                       once), then a binomial tree inside each group (paper 002's other future
 //                       work).
+//   pipeline            the message cut into segments passed along a chain 0 -> 1 -> ... -> p-1;
+//                       a member forwards each segment as it arrives, so the message crosses
+//                       every member's link once and a hop costs one segment, not one message
+//                       (issue 32; MPICH's and Open MPI's chain/pipeline Bcast). Acks climb the
+//                       binomial tree (log2 p hops, not p).
 #pragma once
 
 #include <cstdint>
@@ -22,17 +27,27 @@
 
 namespace tsunagi::multicast {
 
-enum class Algorithm { Auto, Binomial, ScatterRing, ScatterDoubling, Topology };
+enum class Algorithm { Auto, Binomial, ScatterRing, ScatterDoubling, Topology, Pipeline };
 
 const char* to_string(Algorithm algorithm);
 bool parse_algorithm(const std::string& text, Algorithm& out);
 
 // What `auto` goes by (settings; the defaults are paper 002's 8 KB and MPICH's thresholds).
 struct Thresholds {
-  std::uint64_t binomial_max_bytes = 8192;    // up to here: binomial tree
-  int binomial_below_members = 8;             // fewer members: binomial at any size (MPICH)
-  std::uint64_t doubling_max_bytes = 524288;  // up to here, power-of-two groups: doubling
+  std::uint64_t binomial_max_bytes = 8192;     // up to here: binomial tree
+  int binomial_below_members = 8;              // fewer members: binomial at any size (MPICH)
+  std::uint64_t doubling_max_bytes = 524288;   // up to here, power-of-two groups: doubling
+  std::uint64_t pipeline_min_bytes = 2097152;  // from here: pipeline (0: never by auto)
 };
+
+// Segments: how the master cuts the seed, and the pipeline's unit. `setting` 0 is the automatic
+// choice (docs/multicast.md, "Segments"): bytes / (6 x members), rounded up to a whole KiB, at
+// least kMinAutoSegment and at most kMaxAutoSegment. Any other value is taken as it is.
+constexpr std::uint64_t kMinAutoSegment = 4096;
+constexpr std::uint64_t kMaxAutoSegment = 1 << 20;
+std::uint64_t segment_bytes(std::uint64_t bytes, int members, std::uint64_t setting);
+// ceil(bytes / segment), at least 1 (a message of 0 bytes is one empty segment).
+int segment_count(std::uint64_t bytes, std::uint64_t segment);
 
 bool is_power_of_two(int value);
 
