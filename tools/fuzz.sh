@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds the core's libFuzzer targets with clang (ASan + UBSan) and runs them (docs/security.md,
 # "Fuzzing"). Targets: wire (deframer, decoders, handshake), node, rendezvous, relay (each role
-# driven by fuzzed event sequences). Seeds: tests/fuzz/corpus/<target>/, read only; what the
-# fuzzer finds goes to BUILD_DIR/corpus/<target>/.
+# driven by fuzzed event sequences). The inputs that once crashed a target are committed in
+# tests/fuzz/regressions/<target>/ (read only); everything else is generated when fuzzing
+# starts: libFuzzer grows its corpus in BUILD_DIR/corpus/<target>/ from those and from what it
+# mutates, and a later run there goes on from what the earlier ones kept. An input it finds
+# that crashed is left as crash-*: once fixed, it goes into tests/fuzz/regressions/<target>/.
 #
 # Usage: tools/fuzz.sh [--seconds S | --runs N] [--timeout S] [--build DIR] [TARGET...]
 #   --seconds S   run each target for S seconds (default 10; the ctest fuzz:short uses 8)
@@ -25,7 +28,7 @@ while [ $# -gt 0 ]; do
     --runs) limit=(-runs="$2"); shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
-    -h|--help) sed -n 2,16p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,19p "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -44,8 +47,10 @@ nice cmake --build "$build" >&2
 for target in "${targets[@]}"; do
   work="$build/corpus/$target"
   mkdir -p "$work"
+  seeds=()
+  [ -d "$src/tests/fuzz/regressions/$target" ] && seeds=("$src/tests/fuzz/regressions/$target")
   echo "fuzz.sh: fuzz_$target ${limit[*]}" >&2
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     nice "$build/fuzz_$target" "${limit[@]}" -max_len=4096 -timeout="$timeout" -rss_limit_mb=2048 \
-    -print_final_stats=1 "$work" "$src/tests/fuzz/corpus/$target"
+    -print_final_stats=1 "$work" "${seeds[@]}"
 done

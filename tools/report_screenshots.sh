@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of sections of a run report, for the docs (docs/cli.md, "Large runs"):
 #   tools/report_screenshots.sh RUN_DIR NAME [SECTION...]
-# writes docs/report-screens/NAME-SECTION.png for each SECTION (default: timeline overlay):
+# writes docs/figures/NAME-SECTION.png for each SECTION (default: timeline overlay):
 # headless Chromium's picture of a copy of RUN_DIR/report.html in which the title and every
 # other section are hidden, the window as tall as the section's figure, scaled down until the
 # file is under 200 KB. Needs chromium.
@@ -11,7 +11,7 @@ name=$2
 shift 2
 sections=("$@")
 [ ${#sections[@]} -gt 0 ] || sections=(timeline overlay)
-out="$(cd "$(dirname "$0")/.." && pwd)/docs/report-screens"
+out="$(cd "$(dirname "$0")/.." && pwd)/docs/figures"  # every generated picture (tools/figures.sh)
 mkdir -p "$out"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

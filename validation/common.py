@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIGURES = os.path.join(ROOT, "docs", "figures")  # every generated picture (tools/figures.sh)
 
 
 def tsunagi_binary():
@@ -99,11 +100,12 @@ def _cell(text):
 def add_output_options(parser):
     """--out DIR and --update: a driver writes its CSV and PNG into build/validation/<driver>/ by
     default, and over the copies committed in the source tree (which validation/README.md
-    shows) only when asked to."""
+    shows) only when asked to: the CSV beside the driver, the PNG in docs/figures/."""
     parser.add_argument("--out", help="directory for the CSV and PNG "
                         "(default: build/validation/<driver>/ in the source tree's build dir)")
     parser.add_argument("--update", action="store_true",
-                        help="write the committed CSV and PNG in the source tree instead")
+                        help="write the committed CSV (beside the driver) and PNG "
+                        "(docs/figures/) in the source tree instead")
 
 
 def add_jobs_option(parser):
@@ -121,6 +123,13 @@ def output_dir(args, committed, name, under="validation"):
     os.makedirs(path, exist_ok=True)
     print(f"output: {path}" + (" (the committed copies)" if args.update else ""), file=sys.stderr)
     return path
+
+
+def figure_path(args, dest, name):
+    """Where a driver's PNG goes: beside its CSV in the output directory, or with --update into
+    docs/figures/, the one folder of the repository's generated pictures (tools/figures.sh
+    remakes each of them; docs/figures/README.md)."""
+    return os.path.join(FIGURES, name) if args.update else os.path.join(dest, name)
 
 
 def runs_dir(args, dest, *parts):

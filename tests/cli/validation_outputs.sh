@@ -2,9 +2,9 @@
 # The validation drivers and benchmark scripts leave the committed CSV/PNG alone unless asked
 # (validation/README.md): each one runs with Debian's /usr/bin/python3 (which has matplotlib),
 # offers --out and --update, refuses both at once, and fig4_rtt.py run with --out writes its
-# CSV and PNG there while the committed copies in validation/kaneda/ stay byte for byte; its run
-# is a `tsunagi sweep` (validation/common.py), which a second call finds done, and which another
-# build of tsunagi runs again.
+# CSV and PNG there while the committed copies (validation/kaneda/, docs/figures/) stay byte
+# for byte; its run is a `tsunagi sweep` (validation/common.py), which a second call finds done,
+# and which another build of tsunagi runs again.
 source "$(dirname "$0")/lib.sh"
 cd "$SRC"
 drivers=(validation/kaneda/fig4_rtt.py validation/kaneda/fig5_intsort.py
@@ -32,15 +32,15 @@ for script in "${drivers[@]}"; do
 done
 echo "ok: ${#drivers[@]} drivers: #!/usr/bin/python3, --out and --update, not both"
 
-before=$(sha256sum validation/kaneda/fig4_rtt.csv validation/kaneda/fig4_rtt.png)
+before=$(sha256sum validation/kaneda/fig4_rtt.csv docs/figures/fig4_rtt.png)
 TSUNAGI=$TSUNAGI /usr/bin/python3 validation/kaneda/fig4_rtt.py --out "$WORK/fig4" >"$WORK/fig4.txt" 2>&1 ||
   fail "fig4_rtt.py failed: $(tail -3 "$WORK/fig4.txt")"
 [ -s "$WORK/fig4/fig4_rtt.csv" ] || fail "fig4_rtt.py --out wrote no CSV there"
 if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
   [ -s "$WORK/fig4/fig4_rtt.png" ] || fail "fig4_rtt.py --out wrote no PNG there"
 fi
-[ "$(sha256sum validation/kaneda/fig4_rtt.csv validation/kaneda/fig4_rtt.png)" = "$before" ] ||
-  fail "fig4_rtt.py changed the committed copies in validation/kaneda/"
+[ "$(sha256sum validation/kaneda/fig4_rtt.csv docs/figures/fig4_rtt.png)" = "$before" ] ||
+  fail "fig4_rtt.py changed the committed copies (validation/kaneda/, docs/figures/)"
 [ -e "$WORK/fig4/runs/fig4/point/result.json" ] && [ -s "$WORK/fig4/runs/fig4/sweep.csv" ] ||
   fail "the run did not go under --out/runs as a tsunagi sweep (point/result.json, sweep.csv)"
 # Run again, the driver's sweep finds its point done and runs nothing; the CSV is the same.

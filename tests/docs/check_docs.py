@@ -22,7 +22,8 @@ key under network., protocol., placement., simgrid., workload. or faults., must 
 schema (tests/docs/schema_keys.cpp prints it) or a field of result.json; KNOWN_NOT_KEYS lists
 the names the docs mention on purpose as not being keys. Both ways: every key of the schema has a
 row in a key table of docs/scenario-format.md (or a line in one of its TOML examples), and every
-key those document is in the schema.
+key those document is in the schema; and schemas/scenario.schema.json names exactly the same
+keys, each of the same kind (json_schema_keys.py).
 Samples: a fenced block after `<!-- output of: tsunagi ... -->` is that command's stdout (after
 `<!-- output lines of: ... -->`, some of its lines in order), times masked; --update-outputs
 writes what the commands print into the pages instead of failing.
@@ -41,6 +42,7 @@ import tomllib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import doc_tables  # noqa: E402  (beside this file)
+import json_schema_keys  # noqa: E402
 
 SCENARIO_TABLES = ("network", "protocol", "placement", "simgrid", "workload", "faults")
 # Named in the docs precisely to say they are not keys (docs/scenario-format.md), and fields of
@@ -569,6 +571,7 @@ def main():
         flatten(json.load(open(os.path.join(pair[0], "result.json"))), "", results)
         keys = Keys(args.schema_keys, results)
         problems += both_ways_problems(keys, args.src)
+        problems += json_schema_keys.problems(keys.kind, args.src)
         found = 0
         for path in doc_files(args.src):
             rel = os.path.relpath(path, args.src)

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Paper 000 Fig. 4: one node's sorted RTTs on the 112-node cluster, with the jump between the
 13th and 14th peer. Runs scenarios/papers/kaneda-112.toml on SimGrid and writes fig4_rtt.csv and
-fig4_rtt.png into build/validation/fig4 (--out DIR), or over the committed copies in
-validation/kaneda/ with --update."""
+fig4_rtt.png into build/validation/fig4 (--out DIR), or over the committed copies with --update
+(the CSV in validation/kaneda/, the PNG in docs/figures/)."""
 import os
 import sys
 
@@ -38,8 +38,9 @@ def main():
     ax.set_ylabel("RTT (µs, min of K probes)")
     ax.set_title("kaneda-112 on SimGrid: sorted RTTs of rank 0")
     fig.tight_layout()
-    fig.savefig(os.path.join(dest, "fig4_rtt.png"), dpi=120)
-    print(f"wrote {dest}/fig4_rtt.csv and fig4_rtt.png")
+    png = common.figure_path(args, dest, "fig4_rtt.png")
+    fig.savefig(png, dpi=120)
+    print(f"wrote {dest}/fig4_rtt.csv and {png}")
 
 
 if __name__ == "__main__":

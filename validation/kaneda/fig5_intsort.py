@@ -3,8 +3,8 @@
 shortcut cache sizes 0..16 on the topology-aware plan, against all-to-all ("all") and a random
 half ("random", 64 connections). Runs scenarios/papers/kaneda-is-128.toml on SimGrid and writes
 fig5_intsort.csv and fig5_intsort.png into build/validation/fig5 (--out DIR), or over the
-committed copies in validation/kaneda/ with --update. Extra arguments are key=value overrides
-applied to every run, e.g. workload.intsort.iterations=3."""
+committed copies with --update (the CSV in validation/kaneda/, the PNG in docs/figures/). Extra
+arguments are key=value overrides applied to every run, e.g. workload.intsort.iterations=3."""
 import os
 import sys
 
@@ -57,8 +57,9 @@ def main():
     if plot_only:
         argv.remove("--plot-only")
     dest, extra, args = common.parse_with_overrides(__doc__, HERE, "fig5", argv)
+    png = common.figure_path(args, dest, "fig5_intsort.png")
     if plot_only:  # redraw from the CSV in the output directory
-        return plot(load_rows(os.path.join(dest, "fig5_intsort.csv")), dest)
+        return plot(load_rows(os.path.join(dest, "fig5_intsort.csv")), png)
     rows = []
     for label, p in sweeps(args, dest, extra):
         rows.append((label, *(p[c] for c in COLUMNS)))
@@ -68,11 +69,11 @@ def main():
     header = ["config", "makespan_s", "verified", "max_connections", "mean_connections",
               "shortcuts_opened", "messages_relayed", "max_closing"]
     common.write_csv(os.path.join(dest, "fig5_intsort.csv"), header, rows)
-    plot(rows, dest)
-    print(f"wrote {dest}/fig5_intsort.csv and fig5_intsort.png")
+    plot(rows, png)
+    print(f"wrote {dest}/fig5_intsort.csv and {png}")
 
 
-def plot(rows, dest):
+def plot(rows, png):
     plt = common.pyplot()
     if plt is None:
         return
@@ -86,7 +87,7 @@ def plot(rows, dest):
     ax2.set_ylim(bottom=0)
     ax1.set_title("kaneda-is-128 on SimGrid")
     fig.tight_layout()
-    fig.savefig(os.path.join(dest, "fig5_intsort.png"), dpi=120)
+    fig.savefig(png, dpi=120)
 
 
 if __name__ == "__main__":

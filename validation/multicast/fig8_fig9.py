@@ -4,8 +4,8 @@ multicast algorithms on SimGrid beside SimGrid SMPI's MPI_Bcast on the same Drag
 
 Runs scenarios/papers/xc30-256.toml (or -multigroup) on SimGrid, runs (or reads) the SMPI
 baseline of validation/multicast/smpi_baseline.sh on the same platform and network model, and
-writes into build/validation/multicast (--out DIR; --update: over the committed copies beside
-this script):
+writes into build/validation/multicast (--out DIR; --update: over the committed copies, the CSV
+beside this script, the PNG in docs/figures/):
   fig8_fig9_<platform>.csv   source,algorithm,mode,bytes,r,time_us
   fig8_fig9_<platform>.png   time vs r, 8 MB and 80 KB side by side
 and prints the checks (issue 13's and issue 32's, below); it exits 1 when a check that holds
@@ -236,7 +236,7 @@ def main():
     base = os.path.join(dest, f"fig8_fig9_{args.platform}")
     common.write_csv(base + ".csv", ["source", "algorithm", "mode", "bytes", "r", "time_us"],
                      [(*row[:5], f"{row[5]:.3f}") for row in rows])
-    plot(rows, base + ".png")
+    plot(rows, common.figure_path(args, dest, f"fig8_fig9_{args.platform}.png"))
     sys.exit(0 if acceptance(rows) else 1)
 
 

@@ -6,11 +6,12 @@ timings (Linux today: 1 s, 6 retries; the paper's 2.6.18: 3 s, 5 retries).
 
 Routers rate-limit SYNs (validation/ssock/concurrent8.toml: burst 700, 1/s — chosen, see there).
 Writes concurrent_connect.csv and .png into build/validation/ssock (--out DIR; --update: over the
-committed copies in validation/ssock/).
+committed copies: the CSV in validation/ssock/, the PNG in docs/figures/).
 Paper: sockets 47 s at 56 processes, time-outs at 189 s at 64; SSOCK 170 ms at 64."""
 import os
 
-from ssock_common import CLUSTERS_8, PLANS, SYN_TIMINGS, connect_failures, connected_ns, parse_args, pyplot, run_any, write_csv
+from ssock_common import (CLUSTERS_8, PLANS, SYN_TIMINGS, connect_failures, connected_ns,
+                          figure_path, parse_args, pyplot, run_any, write_csv)
 
 SCENARIO = "validation/ssock/concurrent8.toml"
 
@@ -52,7 +53,7 @@ def main():
     header = ["syn_timing", "plan", "processes", "connected_s", "timed_out_connects",
               "timed_out_at_s", "run_ok"]
     write_csv(os.path.join(args.out, "concurrent_connect.csv"), header, rows)
-    plot(rows, plans, os.path.join(args.out, "concurrent_connect.png"))
+    plot(rows, plans, figure_path(args, args.out, "concurrent_connect.png"))
 
 
 def plot(rows, plans, path):

@@ -5,14 +5,14 @@ process connects directly to every other one) and with one relay per cluster.
 Runs scenarios/papers/ssock-11-small.toml (2 hosts per cluster) on SimGrid and draws, per
 ordered pair of clusters, the fraction of process pairs i -> j that reached each other. Writes
 connectivity.csv and connectivity.png into build/validation/ssock (--out DIR; --update: over the
-committed copies in validation/ssock/). Paper: with relays every pair
+committed copies: the CSV in validation/ssock/, the PNG in docs/figures/). Paper: with relays every pair
 connects; without, exactly the pairs the firewall/NAT layout forbids stay unreached
 (relay.unreached_match_policy)."""
 import argparse
 import os
 
-from ssock_common import (CLUSTERS_11, ROOT, add_output_options, output_dir, pyplot, run_any,
-                          write_csv)
+from ssock_common import (CLUSTERS_11, ROOT, add_output_options, figure_path, output_dir, pyplot,
+                          run_any, write_csv)
 
 SCENARIO = "scenarios/papers/ssock-11-small.toml"
 NO_RELAYS = [f"network.cluster.{c}.relays=0" for c in CLUSTERS_11]
@@ -56,7 +56,7 @@ def main():
             for b, dst in enumerate(CLUSTERS_11):
                 rows.append([name, src, dst, f"{m[a][b]:.3f}"])
     write_csv(os.path.join(args.out, "connectivity.csv"), ["variant", "from", "to", "reached_fraction"], rows)
-    plot(matrices, os.path.join(args.out, "connectivity.png"))
+    plot(matrices, figure_path(args, args.out, "connectivity.png"))
 
 
 def plot(matrices, path):

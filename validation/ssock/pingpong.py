@@ -5,12 +5,12 @@ through the relays (across clusters: 2 daemons, chiba's and hiro's).
 Runs validation/ssock/concurrent8.toml with 2 hosts per cluster (ranks 0-1 in chiba, 2-3 in
 hiro), message sizes 64 B .. 1 MB; reports the median round trip. Writes
 pingpong.csv and pingpong.png into build/validation/ssock (--out DIR; --update: over the committed
-copies in validation/ssock/). Paper: inside a cluster SSOCK equals
+copies, the CSV in validation/ssock/, the PNG in docs/figures/). Paper: inside a cluster SSOCK equals
 sockets; across clusters through 2 daemons no measurable loss against sockets."""
 import os
 import statistics
 
-from ssock_common import CLUSTERS_8, PLANS, parse_args, pyplot, sweep, write_csv
+from ssock_common import CLUSTERS_8, PLANS, figure_path, parse_args, pyplot, sweep, write_csv
 
 SCENARIO = "validation/ssock/concurrent8.toml"
 PING = 0  # rank 0, in chiba
@@ -53,7 +53,7 @@ def main():
                 print(f"{pair:14} {plan:7} {size:8} B: median round trip "
                       f"{'-' if median == '' else f'{median:.1f} us'}")
     write_csv(os.path.join(args.out, "pingpong.csv"), ["pair", "plan", "message_bytes", "median_rtt_us"], rows)
-    plot(rows, os.path.join(args.out, "pingpong.png"))
+    plot(rows, figure_path(args, args.out, "pingpong.png"))
 
 
 def plot(rows, path):

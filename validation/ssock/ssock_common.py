@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from common import (ROOT, add_jobs_option, add_output_options, output_dir, pyplot,  # noqa: E402,F401
+from common import (ROOT, add_jobs_option, add_output_options, figure_path, output_dir, pyplot,  # noqa: E402,F401
                     sweep, tsunagi_binary, write_csv)
 
 CLUSTERS_8 = ["chiba", "hiro", "hongo", "keio", "kototoi", "kyushu", "mirai", "okubo"]
