@@ -12,6 +12,7 @@ namespace {
 // A multicast message as filler: at most the wire's filler limit (16 GiB), like message_bytes
 // elsewhere; 2^40 passed and then no backend could move it.
 constexpr auto kMaxMessage = static_cast<std::int64_t>(wire::kMaxFiller);
+constexpr std::uint64_t kMinSegment = 4096;
 
 std::vector<std::string> read_algorithms(const Section& s,
                                          const std::vector<std::string>& fallback) {
@@ -21,7 +22,7 @@ std::vector<std::string> read_algorithms(const Section& s,
     if (!multicast::parse_algorithm(name, algorithm))
       s.fail("algorithms", "unknown multicast algorithm \"" + name +
                                "\" — use \"auto\", \"binomial\", \"scatter_ring\", "
-                               "\"scatter_doubling\" or \"topology\"");
+                               "\"scatter_doubling\", \"topology\" or \"pipeline\"");
   }
   return names;
 }
@@ -70,6 +71,13 @@ MulticastConfig read_multicast(const Section& s, MulticastConfig c) {
   c.binomial_max_bytes = read_bytes(s, "binomial_max_bytes", c.binomial_max_bytes);
   c.binomial_below_members = s.count("binomial_below_members", c.binomial_below_members, 0);
   c.doubling_max_bytes = read_bytes(s, "doubling_max_bytes", c.doubling_max_bytes);
+  c.pipeline_min_bytes = read_bytes(s, "pipeline_min_bytes", c.pipeline_min_bytes);
+  c.segment_bytes = read_bytes(s, "segment_bytes", c.segment_bytes);
+  // Below 4 KiB a 16 GiB message would be more segments than a piece may name (kMaxSegments).
+  if (c.segment_bytes > 0 && c.segment_bytes < kMinSegment)
+    s.fail("segment_bytes", "segment_bytes must be 0 (automatic) or at least " +
+                                std::to_string(kMinSegment) + " bytes, not " +
+                                std::to_string(c.segment_bytes));
   check_series(s, c);
   return c;
 }

@@ -30,7 +30,9 @@ struct Schemas {
                          {"verify_bytes_max"},
                          {"binomial_max_bytes"},
                          {"binomial_below_members"},
-                         {"doubling_max_bytes"}}};
+                         {"doubling_max_bytes"},
+                         {"pipeline_min_bytes"},
+                         {"segment_bytes"}}};
   TableSchema lmmc{"[workload.lmmc]",
                    {{"pattern"},
                     {"sizes"},

@@ -48,6 +48,13 @@ interval = "5ms"
   CHECK(m.repeats == 10);
   CHECK(m.master == -1);
   CHECK(m.binomial_max_bytes == 8192);
+  CHECK(m.pipeline_min_bytes == 2097152);
+  CHECK(m.segment_bytes == 0);
+  const Scenario set = load_scenario_string(
+      kHead + "algorithms = \"pipeline\"\nsegment_bytes = 16384\npipeline_min_bytes = 0\n",
+      "m.toml");
+  CHECK(set.protocol.workload.multicast.segment_bytes == 16384);
+  CHECK(set.protocol.workload.multicast.pipeline_min_bytes == 0);
 }
 
 TEST_CASE("multicast scenario: mistakes name the line and the fix") {
@@ -68,6 +75,9 @@ TEST_CASE("multicast scenario: mistakes name the line and the fix") {
   CHECK_THAT(what, Contains("-1 means the last rank"));
   std::tie(line, what) = failure_of("trim = 0.5\n");
   CHECK(line == 8);
+  std::tie(line, what) = failure_of("segment_bytes = 100\n");
+  CHECK(line == 8);
+  CHECK_THAT(what, Contains("0 (automatic) or at least 4096"));
   std::tie(line, what) = failure_of("group_size = 4\n");
   CHECK_THAT(what, Contains("group_size"));
 }

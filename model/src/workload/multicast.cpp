@@ -30,7 +30,9 @@ constexpr std::uint64_t kDeadlineBase = std::uint64_t{1}
 class MulticastWorkload final : public Workload {
  public:
   explicit MulticastWorkload(MulticastConfig cfg) : cfg_(std::move(cfg)) {
-    thresholds_ = {cfg_.binomial_max_bytes, cfg_.binomial_below_members, cfg_.doubling_max_bytes};
+    thresholds_ = {cfg_.binomial_max_bytes, cfg_.binomial_below_members, cfg_.doubling_max_bytes,
+                   cfg_.pipeline_min_bytes};
+    segment_setting_ = cfg_.segment_bytes;
   }
 
   void start(WorkloadContext& ctx) override {
@@ -306,7 +308,7 @@ class MulticastWorkload final : public Workload {
 
   MulticastConfig cfg_;
   Thresholds thresholds_;
-  std::uint64_t segment_setting_ = 0;  // automatic
+  std::uint64_t segment_setting_ = 0;  // 0: automatic (schedule.hpp, segment_bytes)
   TimeNs start_ = 0;
   Rank master_ = kNoRank;
   // master

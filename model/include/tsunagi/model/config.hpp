@@ -142,6 +142,10 @@ struct MulticastConfig {
   std::uint64_t binomial_max_bytes = 8192;
   int binomial_below_members = 8;
   std::uint64_t doubling_max_bytes = 524288;
+  // `auto`: the pipeline from this size (0: never). Segment size of the seed and the pipeline;
+  // 0 = automatic (multicast/schedule.hpp, segment_bytes; docs/multicast.md, "Segments").
+  std::uint64_t pipeline_min_bytes = 2097152;
+  std::uint64_t segment_bytes = 0;
 };
 
 // Paper 003 (docs/lmmc.md): processes on every node write to ports of other nodes through link
