@@ -1,18 +1,26 @@
 // Node side of TCP windows (issue 15, paper 004): the socket buffers of every data connection
 // are the core's decision (protocol.window). "default" leaves them to the host stack; a size
 // gives every data connection that much; "auto" first measures each plan peer — K RTT probes
-// and one bulk transfer made with the largest buffers it would grant — and sizes the buffers
-// from that bandwidth-delay product. The buffers held are summed for result.json: the memory
-// that makes a connection budget matter on long fat networks.
+// and bulk transfers of growing sizes made with the largest buffers it would grant, whose
+// differences cancel slow start (window/path_meter.hpp) — and sizes the buffers from that
+// bandwidth-delay product. The buffers held are summed for result.json: the memory that makes
+// a connection budget matter on long fat networks.
+#include <algorithm>
+
 #include "node/node.hpp"
 
 namespace tsunagi {
 
 // The plan's peers are measured one after another: transfers started together would share
-// links and each read a fraction of the path.
+// links and each read a fraction of the path. Each node starts with the peer after its own rank
+// (rank + 1, rank + 2, ... around): when all nodes measure at once, their first probes then go
+// to different peers instead of all to the lowest rank.
 void Node::start_windowing() {
   phase_ = Phase::Windowing;
   window_targets_ = plan_;
+  std::sort(window_targets_.begin(), window_targets_.end());
+  const auto after_own = std::upper_bound(window_targets_.begin(), window_targets_.end(), rank_);
+  std::rotate(window_targets_.begin(), after_own, window_targets_.end());
   next_window_ = 0;
   measure_next_window();
 }
@@ -45,30 +53,51 @@ void Node::on_window_rtt(const RttMeasuredInput& in) {
     ++next_window_;
     return measure_next_window();
   }
-  window_rtt_ = in.rtt;
+  window_meter_.emplace(config_->window, in.rtt);
+  probe_window_path(peer);
+}
+
+// The meter's next throughput probe, made with the largest buffers the node would grant.
+void Node::probe_window_path(Rank peer) {
   emit(ProbeThroughputCmd{kWindowProbeBit | static_cast<std::uint64_t>(peer),
-                          *endpoints_.find(peer), config_->window.probe_bytes,
+                          *endpoints_.find(peer), window_meter_->next_bytes(),
                           config_->window.max_bytes});
 }
 
 void Node::on_window_throughput(const ThroughputMeasuredInput& in) {
-  if (phase_ != Phase::Windowing || next_window_ >= window_targets_.size()) return;
-  const Rank peer = window_targets_[next_window_++];
-  if (in.ok) {
-    const PathEstimate path{window_rtt_, probe_rate(in.bytes, in.elapsed, window_rtt_)};
-    paths_[peer] = path;
+  if (phase_ != Phase::Windowing || next_window_ >= window_targets_.size() || !window_meter_)
+    return;
+  const Rank peer = window_targets_[next_window_];
+  if (in.ok)
+    window_meter_->measured(in.bytes, in.elapsed);
+  else
+    window_meter_->failed();
+  if (!window_meter_->done()) return probe_window_path(peer);
+  window_measured(peer);
+}
+
+void Node::window_measured(Rank peer) {
+  ++next_window_;
+  const std::optional<PathEstimate> path = window_meter_->estimate();
+  if (path) {
+    paths_[peer] = *path;
+    nlohmann::json probes = nlohmann::json::array();
+    for (const ProbeSample& s : window_meter_->samples()) probes.push_back({s.bytes, s.elapsed});
     // The sizes come from measured times, which differ between backends and runs: they go
-    // under "timing", so `tsunagi compare` checks that the decision was made, not its bytes.
+    // under "timing", so `tsunagi compare` checks that the decision was made, not its bytes
+    // (nor how many probes it took).
     trace("window", {{"peer", peer},
                      {"mode", "auto"},
                      {"measured", true},
                      {"timing",
-                      {{"rtt_ns", path.rtt},
-                       {"bytes_per_second", path.bytes_per_second},
-                       {"buffer_bytes", auto_window(config_->window, path)}}}});
+                      {{"rtt_ns", path->rtt},
+                       {"bytes_per_second", path->bytes_per_second},
+                       {"buffer_bytes", auto_window(config_->window, *path)},
+                       {"probes", probes}}}});
   } else {
     trace("window", {{"peer", peer}, {"mode", "auto"}, {"measured", false}});
   }
+  window_meter_.reset();
   measure_next_window();
 }
 
