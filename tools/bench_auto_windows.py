@@ -84,7 +84,7 @@ def measure(args, rtts, backend, directory):
         w1 = one[0].get(pair, {}).get("buffer_bytes", 0)
         w3 = three[0].get(pair, {}).get("buffer_bytes", 0)
         probed = one[0].get(pair, {}).get("bytes_per_second", 0)
-        probes = len(one[0].get(pair, {}).get("probes", []))
+        probes = "/".join("%.2f" % (r / LINK) for r in one[0].get(pair, {}).get("passes", []))
         rows.append((backend, ms, pair, bdp, w1, w3, probed, probes, rate))
     return rows
 
@@ -103,7 +103,7 @@ def main():
         raise SystemExit("--rtts takes three values: a-b, a-c, b-c in ms")
     args.out = args.out or tempfile.mkdtemp(prefix="bench-auto-windows-")
     print("| backend | RTT (ms) | pair | BDP (MB) | window S run (MB) | window 3S run (MB) "
-          "| probed rate / link | probes | rate / link |")
+          "| probed rate / link | passes / link | rate / link |")
     print("|---|---|---|---|---|---|---|---|---|")
     low = []
     with tempfile.TemporaryDirectory() as directory:

@@ -137,12 +137,24 @@ TEST_CASE("path meter: failed probes", "[window]") {
   one.measured(8u << 20, 100 * kNsPerMs);
   one.failed();
   REQUIRE(one.estimate());
-  CHECK(one.estimate()->bytes_per_second == Approx(probe_rate(8u << 20, 100 * kNsPerMs,
-                                                              5 * kNsPerMs)));
+  CHECK(one.estimate()->bytes_per_second ==
+        Approx(probe_rate(8u << 20, 100 * kNsPerMs, 5 * kNsPerMs)));
 }
 
 TEST_CASE("path meter: the rate between two probes", "[window]") {
   CHECK(*difference_rate({1000, 10 * kNsPerMs}, {3000, 12 * kNsPerMs}) == Approx(1e6));
   CHECK_FALSE(difference_rate({1000, 10 * kNsPerMs}, {3000, 10 * kNsPerMs}));
   CHECK_FALSE(difference_rate({3000, 10 * kNsPerMs}, {1000, 12 * kNsPerMs}));
+}
+
+TEST_CASE("path meter: a probe's buffers follow what was seen", "[window]") {
+  const WindowConfig c = auto_config();
+  PathMeter meter(c, 10 * kNsPerMs);
+  CHECK(meter.next_window() == c.max_bytes);  // nothing seen yet
+  // 8 MiB at 0.5 Gbit/s (slow start): the next probe may hold 4 x 625 KB.
+  meter.measured(8u << 20, static_cast<TimeNs>(8388608 / 62.5e6 * 1e9) + 5 * kNsPerMs);
+  CHECK(meter.next_window() == 2502656);  // 4 x 62.5e6 x 10 ms, rounded up to 4 KiB
+  PathMeter lan(c, 50 * kNsPerUs);
+  lan.measured(8u << 20, 100 * kNsPerMs);
+  CHECK(lan.next_window() == c.min_bytes);
 }

@@ -14,13 +14,17 @@ namespace tsunagi {
 // The plan's peers are measured one after another: transfers started together would share
 // links and each read a fraction of the path. Each node starts with the peer after its own rank
 // (rank + 1, rank + 2, ... around): when all nodes measure at once, their first probes then go
-// to different peers instead of all to the lowest rank.
+// to different peers instead of all to the lowest rank. The whole round is made
+// PathMeter::kPasses times and each peer keeps its best pass.
 void Node::start_windowing() {
   phase_ = Phase::Windowing;
-  window_targets_ = plan_;
-  std::sort(window_targets_.begin(), window_targets_.end());
-  const auto after_own = std::upper_bound(window_targets_.begin(), window_targets_.end(), rank_);
-  std::rotate(window_targets_.begin(), after_own, window_targets_.end());
+  std::vector<Rank> round = plan_;
+  std::sort(round.begin(), round.end());
+  std::rotate(round.begin(), std::upper_bound(round.begin(), round.end(), rank_), round.end());
+  window_targets_.clear();
+  for (int pass = 0; pass < PathMeter::kPasses; ++pass)
+    window_targets_.insert(window_targets_.end(), round.begin(), round.end());
+  window_round_ = round.size();
   next_window_ = 0;
   measure_next_window();
 }
@@ -35,7 +39,7 @@ void Node::measure_next_window() {
       return;
     }
     // No endpoint (directory on demand): this peer keeps the host's default buffers.
-    trace("window", {{"peer", peer}, {"mode", "auto"}, {"measured", false}});
+    if (last_window_pass()) trace_window(peer);
     ++next_window_;
   }
   start_static_connects();
@@ -49,9 +53,8 @@ void Node::on_window_rtt(const RttMeasuredInput& in) {
   if (phase_ != Phase::Windowing || next_window_ >= window_targets_.size()) return;
   const Rank peer = window_targets_[next_window_];
   if (!in.ok) {
-    trace("window", {{"peer", peer}, {"mode", "auto"}, {"measured", false}});
-    ++next_window_;
-    return measure_next_window();
+    window_measured(peer);
+    return;
   }
   window_meter_.emplace(config_->window, in.rtt);
   probe_window_path(peer);
@@ -61,7 +64,7 @@ void Node::on_window_rtt(const RttMeasuredInput& in) {
 void Node::probe_window_path(Rank peer) {
   emit(ProbeThroughputCmd{kWindowProbeBit | static_cast<std::uint64_t>(peer),
                           *endpoints_.find(peer), window_meter_->next_bytes(),
-                          config_->window.max_bytes});
+                          window_meter_->next_window()});
 }
 
 void Node::on_window_throughput(const ThroughputMeasuredInput& in) {
@@ -76,39 +79,56 @@ void Node::on_window_throughput(const ThroughputMeasuredInput& in) {
   window_measured(peer);
 }
 
+bool Node::last_window_pass() const {
+  return next_window_ + window_round_ >= window_targets_.size();
+}
+
+// One pass over `peer` is over (the meter absent: its RTT probe failed). Every pass keeps the
+// best rate and the lowest RTT; the last one traces the decision.
 void Node::window_measured(Rank peer) {
-  ++next_window_;
-  const std::optional<PathEstimate> path = window_meter_->estimate();
+  std::optional<PathEstimate> path = window_meter_ ? window_meter_->estimate() : std::nullopt;
   if (path) {
+    window_passes_[peer].push_back(path->bytes_per_second);
+    if (auto it = paths_.find(peer); it != paths_.end()) {
+      path->rtt = std::min(path->rtt, it->second.rtt);
+      path->bytes_per_second = std::max(path->bytes_per_second, it->second.bytes_per_second);
+    }
     paths_[peer] = *path;
-    nlohmann::json probes = nlohmann::json::array();
-    for (const ProbeSample& s : window_meter_->samples()) probes.push_back({s.bytes, s.elapsed});
-    // The sizes come from measured times, which differ between backends and runs: they go
-    // under "timing", so `tsunagi compare` checks that the decision was made, not its bytes
-    // (nor how many probes it took).
-    trace("window", {{"peer", peer},
-                     {"mode", "auto"},
-                     {"measured", true},
-                     {"timing",
-                      {{"rtt_ns", path->rtt},
-                       {"bytes_per_second", path->bytes_per_second},
-                       {"buffer_bytes", auto_window(config_->window, *path)},
-                       {"probes", probes}}}});
-  } else {
-    trace("window", {{"peer", peer}, {"mode", "auto"}, {"measured", false}});
   }
+  const bool last = last_window_pass();
+  ++next_window_;
   window_meter_.reset();
+  if (last) trace_window(peer);
   measure_next_window();
 }
 
-// Gives a data connection its buffers. An accepted connection whose peer this node is still
-// going to measure waits for the measurement.
+void Node::trace_window(Rank peer) {
+  auto it = paths_.find(peer);
+  if (it == paths_.end()) {
+    trace("window", {{"peer", peer}, {"mode", "auto"}, {"measured", false}});
+    return;
+  }
+  const PathEstimate& path = it->second;
+  // The sizes come from measured times, which differ between backends and runs: they go under
+  // "timing", so `tsunagi compare` checks that the decision was made, not its bytes.
+  trace("window", {{"peer", peer},
+                   {"mode", "auto"},
+                   {"measured", true},
+                   {"timing",
+                    {{"rtt_ns", path.rtt},
+                     {"bytes_per_second", path.bytes_per_second},
+                     {"buffer_bytes", auto_window(config_->window, path)},
+                     {"passes", window_passes_[peer]}}}});
+}
+
+// Gives a data connection its buffers. Under auto, a connection accepted while the node is
+// still measuring waits for the last pass.
 void Node::size_window(ConnId id, Rank peer) {
   const WindowConfig& config = config_->window;
   if (config.mode == WindowMode::Default) return;
   std::optional<PathEstimate> path;
   if (auto it = paths_.find(peer); it != paths_.end()) path = it->second;
-  if (config.mode == WindowMode::Auto && !path && phase_ == Phase::Windowing) {
+  if (config.mode == WindowMode::Auto && phase_ == Phase::Windowing) {
     awaiting_window_.push_back(id);
     return;
   }

@@ -2,6 +2,7 @@
 #include "tsunagi/model/window/path_meter.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tsunagi {
 
@@ -13,12 +14,23 @@ std::optional<double> difference_rate(const ProbeSample& smaller, const ProbeSam
 
 PathMeter::PathMeter(const WindowConfig& config, TimeNs rtt)
     : rtt_(rtt),
+      min_window_(config.min_bytes),
+      max_window_(std::max(config.min_bytes, config.max_bytes)),
       first_bytes_(std::max<std::uint64_t>(config.probe_bytes, 1)),
       cap_bytes_(std::max(2 * first_bytes_, 2 * config.max_bytes)) {}
 
 std::uint64_t PathMeter::next_bytes() const {
   if (done_) return 0;
   return samples_.empty() ? first_bytes_ : 2 * samples_.back().bytes;
+}
+
+std::uint64_t PathMeter::next_window() const {
+  if (samples_.empty()) return max_window_;
+  const double bdp = best_rate_ * (static_cast<double>(rtt_) / 1e9);
+  const double wanted = std::ceil(kWindowGrowth * bdp / 4096.0) * 4096.0;
+  if (!std::isfinite(wanted)) return max_window_;
+  return static_cast<std::uint64_t>(
+      std::clamp(wanted, static_cast<double>(min_window_), static_cast<double>(max_window_)));
 }
 
 void PathMeter::measured(std::uint64_t bytes, TimeNs elapsed) {
@@ -46,7 +58,9 @@ void PathMeter::decide_after(const ProbeSample& latest) {
   if (steady || flat) done_ = true;
 }
 
-void PathMeter::failed() { done_ = true; }
+void PathMeter::failed() {
+  done_ = true;
+}
 
 std::optional<PathEstimate> PathMeter::estimate() const {
   if (samples_.empty()) return std::nullopt;

@@ -36,6 +36,11 @@ class PathMeter {
 
   // The size of the next probe; 0 once the meter has decided.
   std::uint64_t next_bytes() const;
+  // The buffers of the next probe: `max_bytes` for the first; then at most kWindowGrowth times
+  // the bandwidth-delay product seen so far (at least `min_bytes`), so that the probe can still
+  // double its rate without filling the path's queues: two probes that overlap (another node
+  // measuring the same peer) with huge windows overflow a queue and lose whole windows.
+  std::uint64_t next_window() const;
   // A probe of `bytes` finished after `elapsed` (ok probes only).
   void measured(std::uint64_t bytes, TimeNs elapsed);
   // A probe failed: the meter decides on what it has (nothing if no probe got through).
@@ -53,11 +58,18 @@ class PathMeter {
   // ... or once a pair's rate grew by less than this over the pair before: in slow start each
   // doubling of the size doubles it.
   static constexpr double kStillGrowing = 1.25;
+  static constexpr double kWindowGrowth = 4.0;
+  // A node measures all its peers this many times, keeping each peer's best: a probe that
+  // overlapped another node's reads a share of the path, and the overlaps of one pass are
+  // rarely those of the next.
+  static constexpr int kPasses = 2;
 
  private:
   void decide_after(const ProbeSample& latest);
 
   TimeNs rtt_;
+  std::uint64_t min_window_;
+  std::uint64_t max_window_;
   std::uint64_t first_bytes_;
   std::uint64_t cap_bytes_;
   std::vector<ProbeSample> samples_;
