@@ -113,7 +113,9 @@ TEST_CASE("path meter: timing noise and overlapping transfers", "[window]") {
     const PathEstimate path = run_meter(
         c, rtt,
         [&](std::uint64_t b, int probe) {
-          return probe < 2 ? clean(b) : clean(b) + static_cast<TimeNs>(b / kGigabit * 1e9);
+          return probe < 2
+                     ? clean(b)
+                     : clean(b) + static_cast<TimeNs>(static_cast<double>(b) / kGigabit * 1e9);
         },
         &samples);
     CHECK(path.bytes_per_second > 0.9 * kGigabit);  // the best pair is kept

@@ -8,22 +8,29 @@
 #include <algorithm>
 
 #include "node/node.hpp"
+#include "tsunagi/model/rng.hpp"
 
 namespace tsunagi {
 
 // The plan's peers are measured one after another: transfers started together would share
-// links and each read a fraction of the path. Each node starts with the peer after its own rank
-// (rank + 1, rank + 2, ... around): when all nodes measure at once, their first probes then go
-// to different peers instead of all to the lowest rank. The whole round is made
-// PathMeter::kPasses times and each peer keeps its best pass.
+// links and each read a fraction of the path. Nodes measure at once, though, and two nodes
+// measuring the same peer share its link. So the round over all peers is made
+// PathMeter::kPasses times and each peer keeps its best pass: the first pass starts with the
+// peer after the node's own rank (rank + 1, rank + 2, ... around), so that the first probes go
+// to different peers instead of all to the lowest rank; later passes take the peers in an
+// order drawn from the run's seed and the rank, so that overlaps do not repeat pass after pass.
 void Node::start_windowing() {
   phase_ = Phase::Windowing;
   std::vector<Rank> round = plan_;
   std::sort(round.begin(), round.end());
   std::rotate(round.begin(), std::upper_bound(round.begin(), round.end(), rank_), round.end());
-  window_targets_.clear();
-  for (int pass = 0; pass < PathMeter::kPasses; ++pass)
+  window_targets_ = round;
+  Rng rng(config_->seed ^ (static_cast<std::uint64_t>(rank_) << 24) ^ 0x77696e646f77ULL);
+  for (int pass = 1; pass < PathMeter::kPasses; ++pass) {
+    for (std::size_t i = round.size(); i > 1; --i)  // Fisher-Yates, with the core's generator
+      std::swap(round[i - 1], round[rng.uniform(i)]);
     window_targets_.insert(window_targets_.end(), round.begin(), round.end());
+  }
   window_round_ = round.size();
   next_window_ = 0;
   measure_next_window();
