@@ -24,6 +24,7 @@
 #include "tsunagi/model/overlay/routing.hpp"
 #include "tsunagi/model/overlay/shortcut_cache.hpp"
 #include "tsunagi/model/topology/switch_inference.hpp"
+#include "tsunagi/model/window/path_meter.hpp"
 #include "tsunagi/model/window/window_policy.hpp"
 #include "tsunagi/model/wire.hpp"
 #include "tsunagi/model/workload/workload.hpp"
@@ -133,6 +134,10 @@ class Node final : public Process, private WorkloadContext {
   void measure_next_window();
   void on_window_rtt(const RttMeasuredInput& in);
   void on_window_throughput(const ThroughputMeasuredInput& in);
+  void probe_window_path(Rank peer);
+  void window_measured(Rank peer);
+  bool last_window_pass() const;
+  void trace_window(Rank peer);
   void size_window(ConnId id, Rank peer);
   void release_window(Conn& c);
   void report_windows(nlohmann::json& node_report) const;
@@ -283,9 +288,11 @@ class Node final : public Process, private WorkloadContext {
   std::map<Rank, PathEstimate> paths_;  // auto: what was measured to each plan peer
   std::vector<Rank> window_targets_;
   std::size_t next_window_ = 0;
-  TimeNs window_rtt_ = 0;                // of the peer being measured
-  std::vector<ConnId> awaiting_window_;  // accepted before their peer was measured
-  std::uint64_t window_bytes_held_ = 0;  // over all open data connections
+  std::size_t window_round_ = 0;                       // peers in one pass
+  std::map<Rank, std::vector<double>> window_passes_;  // each pass's rate, for the trace
+  std::optional<PathMeter> window_meter_;              // of the peer being measured
+  std::vector<ConnId> awaiting_window_;                // accepted before their peer was measured
+  std::uint64_t window_bytes_held_ = 0;                // over all open data connections
   std::uint64_t max_window_bytes_held_ = 0;
 
   // node_cpu.cpp: the node's CPU when protocol.costs are set. Jobs run one after another, each

@@ -1,18 +1,37 @@
 // Node side of TCP windows (issue 15, paper 004): the socket buffers of every data connection
 // are the core's decision (protocol.window). "default" leaves them to the host stack; a size
 // gives every data connection that much; "auto" first measures each plan peer — K RTT probes
-// and one bulk transfer made with the largest buffers it would grant — and sizes the buffers
-// from that bandwidth-delay product. The buffers held are summed for result.json: the memory
-// that makes a connection budget matter on long fat networks.
+// and bulk transfers of growing sizes made with the largest buffers it would grant, whose
+// differences cancel slow start (window/path_meter.hpp) — and sizes the buffers from that
+// bandwidth-delay product. The buffers held are summed for result.json: the memory that makes
+// a connection budget matter on long fat networks.
+#include <algorithm>
+
 #include "node/node.hpp"
+#include "tsunagi/model/rng.hpp"
 
 namespace tsunagi {
 
 // The plan's peers are measured one after another: transfers started together would share
-// links and each read a fraction of the path.
+// links and each read a fraction of the path. Nodes measure at once, though, and two nodes
+// measuring the same peer share its link. So the round over all peers is made
+// PathMeter::kPasses times and each peer keeps its best pass: the first pass starts with the
+// peer after the node's own rank (rank + 1, rank + 2, ... around), so that the first probes go
+// to different peers instead of all to the lowest rank; later passes take the peers in an
+// order drawn from the run's seed and the rank, so that overlaps do not repeat pass after pass.
 void Node::start_windowing() {
   phase_ = Phase::Windowing;
-  window_targets_ = plan_;
+  std::vector<Rank> round = plan_;
+  std::sort(round.begin(), round.end());
+  std::rotate(round.begin(), std::upper_bound(round.begin(), round.end(), rank_), round.end());
+  window_targets_ = round;
+  Rng rng(config_->seed ^ (static_cast<std::uint64_t>(rank_) << 24) ^ 0x77696e646f77ULL);
+  for (int pass = 1; pass < PathMeter::kPasses; ++pass) {
+    for (std::size_t i = round.size(); i > 1; --i)  // Fisher-Yates, with the core's generator
+      std::swap(round[i - 1], round[rng.uniform(i)]);
+    window_targets_.insert(window_targets_.end(), round.begin(), round.end());
+  }
+  window_round_ = round.size();
   next_window_ = 0;
   measure_next_window();
 }
@@ -27,7 +46,7 @@ void Node::measure_next_window() {
       return;
     }
     // No endpoint (directory on demand): this peer keeps the host's default buffers.
-    trace("window", {{"peer", peer}, {"mode", "auto"}, {"measured", false}});
+    if (last_window_pass()) trace_window(peer);
     ++next_window_;
   }
   start_static_connects();
@@ -41,45 +60,82 @@ void Node::on_window_rtt(const RttMeasuredInput& in) {
   if (phase_ != Phase::Windowing || next_window_ >= window_targets_.size()) return;
   const Rank peer = window_targets_[next_window_];
   if (!in.ok) {
-    trace("window", {{"peer", peer}, {"mode", "auto"}, {"measured", false}});
-    ++next_window_;
-    return measure_next_window();
+    window_measured(peer);
+    return;
   }
-  window_rtt_ = in.rtt;
+  window_meter_.emplace(config_->window, in.rtt);
+  probe_window_path(peer);
+}
+
+// The meter's next throughput probe, made with the largest buffers the node would grant.
+void Node::probe_window_path(Rank peer) {
   emit(ProbeThroughputCmd{kWindowProbeBit | static_cast<std::uint64_t>(peer),
-                          *endpoints_.find(peer), config_->window.probe_bytes,
-                          config_->window.max_bytes});
+                          *endpoints_.find(peer), window_meter_->next_bytes(),
+                          window_meter_->next_window()});
 }
 
 void Node::on_window_throughput(const ThroughputMeasuredInput& in) {
-  if (phase_ != Phase::Windowing || next_window_ >= window_targets_.size()) return;
-  const Rank peer = window_targets_[next_window_++];
-  if (in.ok) {
-    const PathEstimate path{window_rtt_, probe_rate(in.bytes, in.elapsed, window_rtt_)};
-    paths_[peer] = path;
-    // The sizes come from measured times, which differ between backends and runs: they go
-    // under "timing", so `tsunagi compare` checks that the decision was made, not its bytes.
-    trace("window", {{"peer", peer},
-                     {"mode", "auto"},
-                     {"measured", true},
-                     {"timing",
-                      {{"rtt_ns", path.rtt},
-                       {"bytes_per_second", path.bytes_per_second},
-                       {"buffer_bytes", auto_window(config_->window, path)}}}});
-  } else {
-    trace("window", {{"peer", peer}, {"mode", "auto"}, {"measured", false}});
+  if (phase_ != Phase::Windowing || next_window_ >= window_targets_.size() || !window_meter_)
+    return;
+  const Rank peer = window_targets_[next_window_];
+  if (in.ok)
+    window_meter_->measured(in.bytes, in.elapsed);
+  else
+    window_meter_->failed();
+  if (!window_meter_->done()) return probe_window_path(peer);
+  window_measured(peer);
+}
+
+bool Node::last_window_pass() const {
+  return next_window_ + window_round_ >= window_targets_.size();
+}
+
+// One pass over `peer` is over (the meter absent: its RTT probe failed). Every pass keeps the
+// best rate and the lowest RTT; the last one traces the decision.
+void Node::window_measured(Rank peer) {
+  std::optional<PathEstimate> path = window_meter_ ? window_meter_->estimate() : std::nullopt;
+  if (path) {
+    window_passes_[peer].push_back(path->bytes_per_second);
+    if (auto it = paths_.find(peer); it != paths_.end()) {
+      path->rtt = std::min(path->rtt, it->second.rtt);
+      path->bytes_per_second = std::max(path->bytes_per_second, it->second.bytes_per_second);
+    }
+    paths_[peer] = *path;
   }
+  const bool last = last_window_pass();
+  ++next_window_;
+  window_meter_.reset();
+  if (last) trace_window(peer);
   measure_next_window();
 }
 
-// Gives a data connection its buffers. An accepted connection whose peer this node is still
-// going to measure waits for the measurement.
+void Node::trace_window(Rank peer) {
+  auto it = paths_.find(peer);
+  if (it == paths_.end()) {
+    trace("window", {{"peer", peer}, {"mode", "auto"}, {"measured", false}});
+    return;
+  }
+  const PathEstimate& path = it->second;
+  // The sizes come from measured times, which differ between backends and runs: they go under
+  // "timing", so `tsunagi compare` checks that the decision was made, not its bytes.
+  trace("window", {{"peer", peer},
+                   {"mode", "auto"},
+                   {"measured", true},
+                   {"timing",
+                    {{"rtt_ns", path.rtt},
+                     {"bytes_per_second", path.bytes_per_second},
+                     {"buffer_bytes", auto_window(config_->window, path)},
+                     {"passes", window_passes_[peer]}}}});
+}
+
+// Gives a data connection its buffers. Under auto, a connection accepted while the node is
+// still measuring waits for the last pass.
 void Node::size_window(ConnId id, Rank peer) {
   const WindowConfig& config = config_->window;
   if (config.mode == WindowMode::Default) return;
   std::optional<PathEstimate> path;
   if (auto it = paths_.find(peer); it != paths_.end()) path = it->second;
-  if (config.mode == WindowMode::Auto && !path && phase_ == Phase::Windowing) {
+  if (config.mode == WindowMode::Auto && phase_ == Phase::Windowing) {
     awaiting_window_.push_back(id);
     return;
   }
