@@ -132,7 +132,6 @@ void AsioProcess::exit_process(const ExitCmd& exit) {
   exit_ok_ = exit.ok;
   table_.report_counts();  // before the exit line: the launcher reads a file up to its exit
   driver_.exit(now(), exit);
-  for (auto& [id, probe] : rtt_probes_) probe.timer->cancel();
   rtt_probes_.clear();
   for (auto& timer : std::vector(timers_)) timer->cancel();
   core_timers_.clear();

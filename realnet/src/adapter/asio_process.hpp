@@ -55,12 +55,6 @@ struct AdapterOptions {
   std::string secret;
   std::uint64_t nonce_seed = 0;
   SteadyClock::time_point epoch = SteadyClock::now();
-  // Calibration of this backend, not of the protocol: the core asks for K samples and keeps the
-  // minimum; on a loaded 2-core machine the minimum of 3 is often still a scheduling delay, so
-  // realnet takes at least this many (docs/realnet.md, "RTT probes").
-  int min_rtt_samples = 1;
-  std::chrono::milliseconds sample_timeout{500};  // a lost ping is sent again after this
-  int max_lost_samples = 20;                      // then the probe fails (ok = false)
   // Hostile input (docs/security.md): an accepted connection that has not said what it is for
   // (its purpose byte) by then is closed, so idle connections cannot hold descriptors forever;
   // and when accepting fails for want of descriptors, accepting pauses this long.
@@ -117,6 +111,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void close(ConnId id, bool refused);
   void arm_timer(const ArmTimerCmd& cmd);
   void start_rtt_probe(const ProbeRttCmd& cmd);
+  void abandon_rtt_probe(std::uint64_t id);  // its deadline passed (the driver's)
   void start_throughput_probe(const ProbeThroughputCmd& cmd);
   void compute(const ComputeCmd& cmd);
   void exit_process(const ExitCmd& exit);
@@ -147,17 +142,11 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   };
   using ConnPtr = std::shared_ptr<Conn>;
 
-  struct RttProbe {
+  struct RttProbe {  // one echo in flight
     udp::endpoint target;
-    std::uint32_t bytes = 64;
-    int wanted = 1;
-    int done = 0;
-    int lost = 0;
-    std::uint32_t sample = 0;  // sequence number of the ping in flight
-    ProbeNonce nonce{};        // in every ping; a pong must echo it (probe_auth.hpp)
+    std::uint32_t sample = 0;  // the core's number of the echo, in its ping and pong
+    ProbeNonce nonce{};        // in the ping; a pong must echo it (probe_auth.hpp)
     SteadyClock::time_point sent_at;
-    TimeNs best = 0;
-    std::shared_ptr<asio::steady_timer> timer;
   };
 
   // asio_process.cpp: the loop
@@ -187,8 +176,6 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // asio_probes.cpp: UDP echo, RTT probes, throughput probes and sinks
   void receive_datagram();
   void on_datagram(std::size_t size);
-  void send_ping(std::uint64_t id);
-  void finish_rtt(std::uint64_t id, bool ok);
   void serve_bulk_sink(std::shared_ptr<tcp::socket> socket, std::uint64_t bytes);
   void log(const std::string& line) const;
 

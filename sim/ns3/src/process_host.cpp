@@ -71,7 +71,6 @@ void ProcessHost::on_compute_done(std::uint64_t task) {
 // sockets. The core is dropped; callbacks still arriving only finish the flushing.
 void ProcessHost::stop(const ExitCmd& exit) {
   if (!driver_.exit(now(), exit)) return;
-  for (auto& entry : probes_) n3::Simulator::Remove(entry.second.timeout);
   probes_.clear();
   for (SocketPtr* socket : {&listener_, &udp_, &bulk_listener_}) {
     if (!*socket) continue;

@@ -117,18 +117,13 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   // ------------------------------------------------ probes (host_probes.cpp)
  public:
   void start_rtt_probe(const ProbeRttCmd& cmd);
+  void abandon_rtt_probe(std::uint64_t id);  // its deadline passed (the driver's)
   void start_throughput_probe(const ProbeThroughputCmd& cmd);
 
  private:
-  struct Probe {
-    int target = -1;
-    std::uint32_t bytes = 64;
-    std::uint32_t samples = 1;
-    std::uint32_t done = 0;
-    std::uint32_t answered = 0;
+  struct Probe {  // one echo in flight
+    std::uint32_t sample = 0;  // the core's number of the echo, in its ping and pong
     TimeNs sent_at = 0;
-    TimeNs best = 0;
-    ::ns3::EventId timeout;
   };
   struct BulkOut {
     SocketPtr socket;
@@ -145,10 +140,7 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
     std::uint64_t probe = 0;
     std::uint64_t bytes = 0;
   };
-  void send_ping(std::uint64_t id, Probe& probe);
   void on_datagram(SocketPtr socket);
-  void on_sample_timeout(std::uint64_t id, std::uint32_t sample);
-  void finish_sample(std::uint64_t id, Probe& probe);
   void on_bulk_connected(SocketPtr socket);
   void on_bulk_failed(SocketPtr socket);
   void pump_bulk(SocketPtr socket, std::uint32_t space);

@@ -50,6 +50,7 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   void close(ConnId conn, bool refused = false);
   void arm_timer(const ArmTimerCmd& cmd) { arm(TimerKind::Core, cmd.timer, cmd.at); }
   void start_rtt_probe(const ProbeRttCmd& cmd);
+  void abandon_rtt_probe(std::uint64_t id);  // its deadline passed (the driver's)
   void start_throughput_probe(const ProbeThroughputCmd& cmd);
   void compute(const ComputeCmd& cmd);
   void exit_process(const ExitCmd& exit) { stop(exit, now()); }
@@ -89,13 +90,10 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   };
 
   // ------------------------------------------------ RTT probes (actor_probes.cpp)
-  struct Probe {
+  struct Probe {  // one echo in flight
     int target = -1;
-    std::uint32_t bytes = 64;
-    std::uint32_t samples = 1;
-    std::uint32_t done = 0;
+    std::uint32_t sample = 0;  // the core's number of the echo, in its ping and pong
     TimeNs sent_at = 0;
-    TimeNs best = 0;
   };
 
   // SynRetry, SynGiveUp and Refused carry the connection id and Conn::attempt (WAN connects);
@@ -150,11 +148,8 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   void send_reset(int target, ConnId peer_conn);
 
   // actor_probes.cpp
-  void send_ping(std::uint64_t id, Probe& probe);
   void on_ping(const Message& message);
   void on_pong(const Message& message);
-  void on_ping_put_done(const Watch& watch);
-  void finish_probe(std::uint64_t id, bool ok);
   void on_bulk_put_done(const Watch& watch);
 
   World& world_;

@@ -15,6 +15,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -238,15 +239,24 @@ class DrivenProcess {
   bool stopped() const { return driver_.exited(); }
   void trace(const TraceCmd& cmd) { driver_.trace(adapter().now(), cmd); }
   void report(const ReportCmd& cmd) { driver_.report(adapter().now(), cmd); }
-  // Probes are counted for result.json (backend_counts) and kept one per id the same way
-  // everywhere: a second probe under an id in flight, or a throughput probe of no bytes, fails
-  // at once. The adapter measures the rest (start_rtt_probe, start_throughput_probe) and ends
-  // each with rtt_measured / throughput_measured.
+  // Probes are counted for result.json (backend_counts; an RTT probe at its first echo) and
+  // kept one per id the same way everywhere: a second probe under an id in flight, or a
+  // throughput probe of no bytes, fails at once. The adapter measures the rest
+  // (start_rtt_probe: one echo; start_throughput_probe) and ends each with rtt_measured /
+  // throughput_measured. An echo's deadline is kept here, not by the adapter: at it, an echo
+  // still unanswered is reported lost (timed_out) and the adapter forgets it
+  // (abandon_rtt_probe); its late answer is dropped.
   void probe_rtt(const ProbeRttCmd& cmd) {
-    driver_.table().count("inference.rtt_probes");
-    if (!rtt_in_flight_.insert(cmd.probe).second) {
+    if (cmd.sample == 0) driver_.table().count("inference.rtt_probes");
+    if (rtt_in_flight_.count(cmd.probe) != 0) {
       deliver(RttMeasuredInput{cmd.probe, 0, false});
       return;
+    }
+    const EchoDeadline deadline{cmd.deadline, ++last_echo_};
+    rtt_in_flight_[cmd.probe] = deadline;
+    if (cmd.deadline > 0) {
+      echo_deadlines_[deadline] = cmd.probe;
+      watch_echo_deadlines();
     }
     adapter().start_rtt_probe(cmd);
   }
@@ -268,12 +278,23 @@ class DrivenProcess {
  protected:
   DrivenProcess(ProcessTable& table, int index, std::unique_ptr<Process> core)
       : driver_(table, index, std::move(core)) {}
-  void deliver(InputEvent event) { driver_.deliver(adapter(), std::move(event)); }
-  // The end of a probe the adapter started: its best round trip (ignored unless ok), or the
-  // time its `bytes` took. A second end of the same probe is dropped.
-  void rtt_measured(std::uint64_t probe, TimeNs best, bool ok) {
-    if (rtt_in_flight_.erase(probe) == 0) return;
-    deliver(RttMeasuredInput{probe, ok ? best : 0, ok});
+  // Every input of the adapter's world goes through here; an echo's deadline (a timer this
+  // class armed with kEchoDeadlineBit) never reaches the core as a timer.
+  void deliver(InputEvent event) {
+    if (const auto* fired = std::get_if<TimerFiredInput>(&event);
+        fired != nullptr && (fired->timer & kEchoDeadlineBit) != 0)
+      return echo_deadlines_passed(fired->timer);
+    driver_.deliver(adapter(), std::move(event));
+  }
+  // The end of an echo the adapter started: its round trip (ignored unless ok), or the time a
+  // throughput probe's `bytes` took. A second end of the same probe, or an echo's answer after
+  // its deadline, is dropped.
+  void rtt_measured(std::uint64_t probe, TimeNs rtt, bool ok) {
+    const auto echo = rtt_in_flight_.find(probe);
+    if (echo == rtt_in_flight_.end()) return;
+    echo_deadlines_.erase(echo->second);
+    rtt_in_flight_.erase(echo);
+    deliver(RttMeasuredInput{probe, ok ? rtt : 0, ok});
   }
   void throughput_measured(std::uint64_t probe, std::uint64_t bytes, TimeNs elapsed, bool ok) {
     if (throughput_in_flight_.erase(probe) == 0) return;
@@ -283,8 +304,39 @@ class DrivenProcess {
   ProcessDriver driver_;
 
  private:
+  // Timer ids with this bit are the driver's (echo deadlines); the core's never have it.
+  static constexpr std::uint64_t kEchoDeadlineBit = std::uint64_t{1} << 63;
+  // An echo's deadline and its number (two echoes may share an instant).
+  using EchoDeadline = std::pair<TimeNs, std::uint64_t>;
   Adapter& adapter() { return static_cast<Adapter&>(*this); }
-  std::set<std::uint64_t> rtt_in_flight_;
+  // One timer of the adapter's waits for the earliest deadline of all echoes in flight (a
+  // thousand echoes cost one pending timer, not a thousand).
+  void watch_echo_deadlines() {
+    if (echo_deadlines_.empty()) return;
+    const TimeNs earliest = echo_deadlines_.begin()->first.first;
+    if (deadline_timer_at_ >= 0 && deadline_timer_at_ <= earliest) return;
+    deadline_timer_at_ = earliest;
+    adapter().arm_timer(ArmTimerCmd{kEchoDeadlineBit | ++deadline_timer_, earliest});
+  }
+  // Every echo whose deadline has passed is lost: the adapter forgets it, the core hears so.
+  void echo_deadlines_passed(std::uint64_t timer) {
+    if (timer == (kEchoDeadlineBit | deadline_timer_)) deadline_timer_at_ = -1;
+    const TimeNs now = adapter().now();
+    while (!echo_deadlines_.empty() && echo_deadlines_.begin()->first.first <= now &&
+           !driver_.exited()) {
+      const std::uint64_t probe = echo_deadlines_.begin()->second;
+      echo_deadlines_.erase(echo_deadlines_.begin());
+      rtt_in_flight_.erase(probe);
+      adapter().abandon_rtt_probe(probe);
+      driver_.deliver(adapter(), RttMeasuredInput{probe, 0, false, true});
+    }
+    watch_echo_deadlines();
+  }
+  std::map<std::uint64_t, EchoDeadline> rtt_in_flight_;   // echo -> its deadline ({0, n}: none)
+  std::map<EchoDeadline, std::uint64_t> echo_deadlines_;  // deadlines to watch -> echo
+  std::uint64_t last_echo_ = 0;
+  std::uint64_t deadline_timer_ = 0;  // the adapter timer armed last for a deadline
+  TimeNs deadline_timer_at_ = -1;     // when it is due; -1: none pending
   std::set<std::uint64_t> throughput_in_flight_;
 };
 
