@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "tsunagi/model/messages.hpp"
+#include "tsunagi/runner/driven_process.hpp"
 #include "tsunagi/runner/interrupt.hpp"
-#include "tsunagi/runner/process_driver.hpp"
 
 using namespace tsunagi;
 using runner::ProcessRow;
@@ -91,6 +91,8 @@ class ToyAdapter final : public runner::DrivenProcess<ToyAdapter> {
   void arm_timer(const ArmTimerCmd&) { performed.push_back("arm"); }
   void start_rtt_probe(const ProbeRttCmd&) { throw std::runtime_error("probe broke"); }
   void abandon_rtt_probe(std::uint64_t) {}
+  void wake_at(TimeNs) {}
+  bool has_connection(ConnId) const { return true; }
   void start_throughput_probe(const ProbeThroughputCmd& cmd) {
     performed.push_back("throughput " + std::to_string(cmd.probe));
   }

@@ -3,21 +3,21 @@
 // process table. SimGrid actors, ns-3 process hosts and realnet's Asio processes each hold one
 // ProcessDriver and keep only what their world needs (mailboxes, sockets, timers) themselves.
 //
-// An adapter derives from DrivenProcess<Adapter> (below), which holds the driver and performs
-// what is the same everywhere (trace, report, counting probes). The adapter's public members are
-// the rest of the command set tsunagi::perform_commands calls (connect, send, close, arm_timer,
-// compute, exit_process), start_rtt_probe / start_throughput_probe and `TimeNs now()`; its
-// exit_process ends with ProcessDriver::exit. docs/backend-contract.md lists the whole contract.
+// An adapter derives from DrivenProcess<Adapter> (driven_process.hpp), which holds the driver
+// and performs what is the same everywhere (trace, report, probes, timers, windows). The adapter's
+// public members are the rest of the command set tsunagi::perform_commands calls (connect, send,
+// close, arm_timer, compute, exit_process), start_rtt_probe / start_throughput_probe and `TimeNs
+// now()`; its exit_process ends with ProcessDriver::exit. docs/backend-contract.md lists the whole
+// contract.
 //
 // C++17-clean: the ns-3 backend includes it.
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <exception>
 #include <functional>
-#include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -217,127 +217,20 @@ inline bool ProcessDriver::exit(TimeNs now, const ExitCmd& exit) {
   return true;
 }
 
-// Closes every connection in `conns` (a map keyed by ConnId) in id order, through `close`,
-// which may erase entries: what an exiting process does to its connections on every backend.
+// Closes every connection in `conns` (a map keyed by ConnId, ordered or hashed) in id order,
+// through `close`, which may erase entries: what an exiting process does to its connections on
+// every backend.
 template <class ConnMap, class Close>
 void close_each(const ConnMap& conns, Close close) {
   std::vector<ConnId> ids;
   ids.reserve(conns.size());
   for (const auto& entry : conns) ids.push_back(entry.first);
+  std::sort(ids.begin(), ids.end());
   for (ConnId id : ids) close(id);
 }
 
 // A simulator keeps global state (SimGrid's engine, ns-3's defaults and node list), so one run
 // per OS process: the second call with the same `run_function` throws std::logic_error.
 void claim_world_once(const std::string& run_function);
-
-// The base of every backend adapter (CRTP): the driver, and what every backend does alike with
-// a command. tsunagi::perform_commands sees the adapter's public members only.
-template <class Adapter>
-class DrivenProcess {
- public:
-  bool stopped() const { return driver_.exited(); }
-  void trace(const TraceCmd& cmd) { driver_.trace(adapter().now(), cmd); }
-  void report(const ReportCmd& cmd) { driver_.report(adapter().now(), cmd); }
-  // Probes are counted for result.json (backend_counts; an RTT probe at its first echo) and
-  // kept one per id the same way everywhere: a second probe under an id in flight, or a
-  // throughput probe of no bytes, fails at once. The adapter measures the rest
-  // (start_rtt_probe: one echo; start_throughput_probe) and ends each with rtt_measured /
-  // throughput_measured. An echo's deadline is kept here, not by the adapter: at it, an echo
-  // still unanswered is reported lost (timed_out) and the adapter forgets it
-  // (abandon_rtt_probe); its late answer is dropped.
-  void probe_rtt(const ProbeRttCmd& cmd) {
-    if (cmd.sample == 0) driver_.table().count("inference.rtt_probes");
-    if (rtt_in_flight_.count(cmd.probe) != 0) {
-      deliver(RttMeasuredInput{cmd.probe, 0, false});
-      return;
-    }
-    const EchoDeadline deadline{cmd.deadline, ++last_echo_};
-    rtt_in_flight_[cmd.probe] = deadline;
-    if (cmd.deadline > 0) {
-      echo_deadlines_[deadline] = cmd.probe;
-      watch_echo_deadlines();
-    }
-    adapter().start_rtt_probe(cmd);
-  }
-  void probe_throughput(const ProbeThroughputCmd& cmd) {
-    driver_.table().count("inference.throughput_probes");
-    if (cmd.bytes == 0 || !throughput_in_flight_.insert(cmd.probe).second) {
-      deliver(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
-      return;
-    }
-    adapter().start_throughput_probe(cmd);
-  }
-  // Socket buffers the core chose for a connection (protocol.window, issue 15): counted for
-  // result.json, then sized by the adapter (apply_window) as its world can.
-  void set_window(const SetWindowCmd& cmd) {
-    driver_.table().count("windows.set");
-    adapter().apply_window(cmd);
-  }
-
- protected:
-  DrivenProcess(ProcessTable& table, int index, std::unique_ptr<Process> core)
-      : driver_(table, index, std::move(core)) {}
-  // Every input of the adapter's world goes through here; an echo's deadline (a timer this
-  // class armed with kEchoDeadlineBit) never reaches the core as a timer.
-  void deliver(InputEvent event) {
-    if (const auto* fired = std::get_if<TimerFiredInput>(&event);
-        fired != nullptr && (fired->timer & kEchoDeadlineBit) != 0)
-      return echo_deadlines_passed(fired->timer);
-    driver_.deliver(adapter(), std::move(event));
-  }
-  // The end of an echo the adapter started: its round trip (ignored unless ok), or the time a
-  // throughput probe's `bytes` took. A second end of the same probe, or an echo's answer after
-  // its deadline, is dropped.
-  void rtt_measured(std::uint64_t probe, TimeNs rtt, bool ok) {
-    const auto echo = rtt_in_flight_.find(probe);
-    if (echo == rtt_in_flight_.end()) return;
-    echo_deadlines_.erase(echo->second);
-    rtt_in_flight_.erase(echo);
-    deliver(RttMeasuredInput{probe, ok ? rtt : 0, ok});
-  }
-  void throughput_measured(std::uint64_t probe, std::uint64_t bytes, TimeNs elapsed, bool ok) {
-    if (throughput_in_flight_.erase(probe) == 0) return;
-    deliver(ThroughputMeasuredInput{probe, bytes, elapsed, ok});
-  }
-
-  ProcessDriver driver_;
-
- private:
-  // Timer ids with this bit are the driver's (echo deadlines); the core's never have it.
-  static constexpr std::uint64_t kEchoDeadlineBit = std::uint64_t{1} << 63;
-  // An echo's deadline and its number (two echoes may share an instant).
-  using EchoDeadline = std::pair<TimeNs, std::uint64_t>;
-  Adapter& adapter() { return static_cast<Adapter&>(*this); }
-  // One timer of the adapter's waits for the earliest deadline of all echoes in flight (a
-  // thousand echoes cost one pending timer, not a thousand).
-  void watch_echo_deadlines() {
-    if (echo_deadlines_.empty()) return;
-    const TimeNs earliest = echo_deadlines_.begin()->first.first;
-    if (deadline_timer_at_ >= 0 && deadline_timer_at_ <= earliest) return;
-    deadline_timer_at_ = earliest;
-    adapter().arm_timer(ArmTimerCmd{kEchoDeadlineBit | ++deadline_timer_, earliest});
-  }
-  // Every echo whose deadline has passed is lost: the adapter forgets it, the core hears so.
-  void echo_deadlines_passed(std::uint64_t timer) {
-    if (timer == (kEchoDeadlineBit | deadline_timer_)) deadline_timer_at_ = -1;
-    const TimeNs now = adapter().now();
-    while (!echo_deadlines_.empty() && echo_deadlines_.begin()->first.first <= now &&
-           !driver_.exited()) {
-      const std::uint64_t probe = echo_deadlines_.begin()->second;
-      echo_deadlines_.erase(echo_deadlines_.begin());
-      rtt_in_flight_.erase(probe);
-      adapter().abandon_rtt_probe(probe);
-      driver_.deliver(adapter(), RttMeasuredInput{probe, 0, false, true});
-    }
-    watch_echo_deadlines();
-  }
-  std::map<std::uint64_t, EchoDeadline> rtt_in_flight_;   // echo -> its deadline ({0, n}: none)
-  std::map<EchoDeadline, std::uint64_t> echo_deadlines_;  // deadlines to watch -> echo
-  std::uint64_t last_echo_ = 0;
-  std::uint64_t deadline_timer_ = 0;  // the adapter timer armed last for a deadline
-  TimeNs deadline_timer_at_ = -1;     // when it is due; -1: none pending
-  std::set<std::uint64_t> throughput_in_flight_;
-};
 
 }  // namespace tsunagi::runner
