@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "node/endpoint_book.hpp"
-#include "tsunagi/model/topology/rtt_sampler.hpp"
 #include "rendezvous/partition_collector.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
@@ -24,6 +23,7 @@
 #include "tsunagi/model/overlay/hierarchy.hpp"
 #include "tsunagi/model/overlay/routing.hpp"
 #include "tsunagi/model/overlay/shortcut_cache.hpp"
+#include "tsunagi/model/topology/rtt_sampler.hpp"
 #include "tsunagi/model/topology/switch_inference.hpp"
 #include "tsunagi/model/window/window_policy.hpp"
 #include "tsunagi/model/wire.hpp"

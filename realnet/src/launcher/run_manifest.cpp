@@ -38,12 +38,9 @@ nlohmann::json manifest_to_json(const RunManifest& manifest) {
   nlohmann::json processes = nlohmann::json::array();
   for (const ManifestProcess& p : manifest.processes)
     processes.push_back({{"label", p.label}, {"events", p.events_file}, {"log", p.log_file}});
-  return {{"scenario", manifest.scenario},
-          {"overrides", manifest.overrides},
-          {"mode", manifest.mode},
-          {"processes", processes},
-          {"absent", manifest.absent},
-          {"latency_scale", manifest.latency_scale}};
+  return {{"scenario", manifest.scenario}, {"overrides", manifest.overrides},
+          {"mode", manifest.mode},         {"processes", processes},
+          {"absent", manifest.absent},     {"latency_scale", manifest.latency_scale}};
 }
 
 namespace {

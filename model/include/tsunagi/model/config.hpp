@@ -42,7 +42,7 @@ enum class GroupMethod { AllPairs, Leaders, Partition };
 enum class DirectoryMode { Full, OnDemand };
 
 struct InferenceConfig {
-  int rtt_samples = 3;          // K probes per peer, the minimum is kept (paper 000 §2.1)
+  int rtt_samples = 3;  // K probes per peer, the minimum is kept (paper 000 §2.1)
   // One RTT probe is echoes sent one after another until K answered (docs/scenario-format.md):
   // an echo unanswered after rtt_timeout is lost and sent again; once more than rtt_lost_limit
   // are lost the probe ends, ok if any answered. Also for window and workload probes.
