@@ -162,12 +162,6 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
                   "realnet netns: multiply link latencies (default 50; 1 for site_rtt WANs)")
       ->check(CLI::Range(0.0, 1e6))
       ->group("realnet");
-  run->add_option("--rtt-samples-min", rn.rtt_samples_min,
-                  "realnet: at least this many RTT "
-                  "samples per probe")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000))
-      ->group("realnet");
   run->add_option("--timeout", rn.timeout_s, "realnet: give up after this many seconds")
       ->capture_default_str()
       ->check(CLI::PositiveNumber)

@@ -108,6 +108,11 @@ void read_directory(const Section& s, ProtocolConfig& out) {
 
 InferenceConfig read_inference(const Section& s, InferenceConfig in) {
   in.rtt_samples = static_cast<int>(s.integer("rtt_samples", in.rtt_samples, 1, kMaxRttSamples));
+  in.rtt_timeout = s.duration("rtt_timeout", in.rtt_timeout);
+  if (in.rtt_timeout <= 0)
+    s.fail("rtt_timeout",
+           "rtt_timeout must be above 0 — an echo needs time to come back (e.g. \"1s\")");
+  in.rtt_lost_limit = s.count("rtt_lost_limit", in.rtt_lost_limit, 0);
   in.rtt_parallel = s.count("rtt_parallel", in.rtt_parallel, 1, static_cast<int>(max_processes()));
   in.min_jump_ratio = s.number("min_jump_ratio", in.min_jump_ratio, 0, kHuge);
   in.colocated_ratio = s.number("colocated_ratio", in.colocated_ratio, 0, 1);

@@ -65,6 +65,8 @@ struct Schemas {
                         {"indices", K::Table, &indices}}};
   TableSchema inference{"[protocol.inference]",
                         {{"rtt_samples"},
+                         {"rtt_timeout"},
+                         {"rtt_lost_limit"},
                          {"rtt_parallel"},
                          {"min_jump_ratio"},
                          {"colocated_ratio"},

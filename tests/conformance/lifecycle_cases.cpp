@@ -96,7 +96,7 @@ TEST_CASE("exit_closes_connections", "[conformance]") {
   scripts[0] = [accepted = 0](Scripted& self, const Input& input) mutable {
     if (std::holds_alternative<AcceptedInput>(input.event) && ++accepted == 2) {
       self.command(ArmTimerCmd{1, input.now + 10 * kNsPerMs});
-      self.command(ProbeRttCmd{1, self.world().endpoint_of(1), 1, 64});
+      self.command(ProbeRttCmd{1, self.world().endpoint_of(1), 64});
       self.command(ExitCmd{true, "leaving"});
     }
   };

@@ -13,7 +13,8 @@ namespace {
 
 // r1 stays alive until r0 closes the connection it opened to it; r2 leaves at once. r0 waits
 // 20 ms (so r2 is gone on every backend), sends `probes`, and leaves once each has its answer.
-Scripts probing(std::function<std::vector<Command>(const Scripted&)> probes, std::size_t expect) {
+Scripts probing(std::function<std::vector<Command>(const Scripted&, TimeNs now)> probes,
+                std::size_t expect) {
   Scripts scripts;
   scripts[0] = [probes, expect, answers = std::size_t{0}](Scripted& self,
                                                           const Input& input) mutable {
@@ -22,7 +23,7 @@ Scripts probing(std::function<std::vector<Command>(const Scripted&)> probes, std
       self.command(ArmTimerCmd{1, input.now + 20 * kNsPerMs});
     }
     if (std::holds_alternative<TimerFiredInput>(input.event))
-      for (Command& command : probes(self)) self.command(std::move(command));
+      for (Command& command : probes(self, input.now)) self.command(std::move(command));
     if (std::holds_alternative<RttMeasuredInput>(input.event) ||
         std::holds_alternative<ThroughputMeasuredInput>(input.event)) {
       if (++answers == expect) {
@@ -38,10 +39,11 @@ Scripts probing(std::function<std::vector<Command>(const Scripted&)> probes, std
 }
 
 // A probe of a process that has exited, or of an unknown endpoint, fails as soon as the world
-// has said so: a TCP connect to a closed port is refused within a round trip, an unanswered ping
-// waits out its sample time-out (ns-3: 1 s; realnet in this harness: 3 x 100 ms). Not after the
-// kernel's SYN retries (127 s). 2 s covers every backend with room.
+// has said so: a TCP connect to a closed port is refused within a round trip, an unanswered echo
+// is lost at its deadline (the core's: these scripts give it 300 ms). Not
+// after the kernel's SYN retries (127 s). 2 s covers every backend with room.
 constexpr TimeNs kGoneAnswerWithin = 2 * kNsPerSec;
+constexpr TimeNs kEchoDeadline = 300 * kNsPerMs;
 
 // When r0 sent its probes (its TimerFired{1}).
 TimeNs probes_sent_at(const Outcome& out) {
@@ -61,10 +63,11 @@ std::map<std::uint64_t, std::vector<std::pair<TimeNs, T>>> by_probe(const Outcom
 TEST_CASE("rtt_probe", "[conformance]") {
   auto world = make_world();
   const Scripts scripts = probing(
-      [](const Scripted& self) {
-        return std::vector<Command>{ProbeRttCmd{1, self.world().endpoint_of(1), 3, 64},
-                                    ProbeRttCmd{2, self.world().endpoint_of(2), 1, 64},
-                                    ProbeRttCmd{3, kUnknownEndpoint, 1, 64}};
+      [](const Scripted& self, TimeNs now) {
+        const TimeNs deadline = now + kEchoDeadline;
+        return std::vector<Command>{ProbeRttCmd{1, self.world().endpoint_of(1), 64, deadline},
+                                    ProbeRttCmd{2, self.world().endpoint_of(2), 64, deadline},
+                                    ProbeRttCmd{3, kUnknownEndpoint, 64, deadline}};
       },
       3);
   const Outcome out = world->run(lan(3), scripts, kWallLimit);
@@ -95,7 +98,7 @@ TEST_CASE("throughput_probe", "[conformance]") {
   constexpr std::uint64_t kBytes = 1'000'000;
   auto world = make_world();
   const Scripts scripts = probing(
-      [](const Scripted& self) {
+      [](const Scripted& self, TimeNs /*now*/) {
         return std::vector<Command>{ProbeThroughputCmd{1, self.world().endpoint_of(1), kBytes},
                                     ProbeThroughputCmd{2, self.world().endpoint_of(2), kBytes},
                                     ProbeThroughputCmd{3, kUnknownEndpoint, kBytes}};

@@ -114,11 +114,6 @@ class RealnetRun {
               scenario.network.clusters[static_cast<std::size_t>(cluster_of[index])].name;
         options.rendezvous = directory_.rendezvous;  // as the launcher passes it
       }
-      // A backend calibration, not a contract: a lost ping is given up after 100 ms and a probe
-      // after 3 lost pings (the daemon's 500 ms x 20 would make a probe of a gone target take
-      // 10 s of real time). Loopback does not lose pings.
-      options.sample_timeout = std::chrono::milliseconds(100);
-      options.max_lost_samples = 3;
       Script script = script_for(scripts, r, outcome_.exits, ranks, limit);
       auto member = std::make_unique<Member>();
       member->rank = r;

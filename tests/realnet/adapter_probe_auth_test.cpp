@@ -37,8 +37,6 @@ rn::AdapterOptions options_with_secret() {
   options.config = config;
   options.rank = 0;
   options.secret = kSecret;
-  options.sample_timeout = std::chrono::milliseconds(400);
-  options.max_lost_samples = 3;
   options.purpose_timeout = std::chrono::milliseconds(500);
   return options;
 }
@@ -105,7 +103,7 @@ TEST_CASE("forged RTT pongs do not count: only the target's own echo of the nonc
   std::optional<RttMeasuredInput> result;
   run_script([&](const Input& in, auto emit) {
     if (std::holds_alternative<StartedInput>(in.event))
-      emit(ProbeRttCmd{3, target.endpoint(), 3, 64});
+      emit(ProbeRttCmd{3, target.endpoint(), 64, in.now + 2 * kNsPerSec});
     if (auto* r = std::get_if<RttMeasuredInput>(&in.event)) {
       result = *r;
       emit(ExitCmd{true, ""});

@@ -25,8 +25,6 @@ rn::AdapterOptions loopback_options() {
   options.listen_address = boost::asio::ip::make_address("127.0.0.1");
   options.config = config;
   options.rank = 0;
-  options.sample_timeout = std::chrono::milliseconds(100);
-  options.max_lost_samples = 3;
   return options;
 }
 
@@ -244,8 +242,9 @@ TEST_CASE("RTT probes measure the UDP echo, and a silent target fails the probe"
   std::vector<RttMeasuredInput> results;
   run_script([&](const Input& in, auto emit) {
     if (std::holds_alternative<StartedInput>(in.event)) {
-      emit(ProbeRttCmd{1, to, 5, 64});
-      emit(ProbeRttCmd{2, "127.0.0.1:9", 5, 64});  // discard port: nobody answers
+      emit(ProbeRttCmd{1, to, 64, in.now + 2 * kNsPerSec});
+      // Discard port: nobody answers, the echo is lost at its deadline.
+      emit(ProbeRttCmd{2, "127.0.0.1:9", 64, in.now + 100 * kNsPerMs});
     }
     if (auto* r = std::get_if<RttMeasuredInput>(&in.event)) {
       results.push_back(*r);
@@ -259,6 +258,7 @@ TEST_CASE("RTT probes measure the UDP echo, and a silent target fails the probe"
   CHECK(good.rtt > 0);
   CHECK(good.rtt < 100 * kNsPerMs);
   CHECK_FALSE(silent.ok);
+  CHECK(silent.timed_out);
 }
 
 TEST_CASE("a throughput probe moves the bytes and times them until the sink confirms",

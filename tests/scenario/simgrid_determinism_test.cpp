@@ -31,7 +31,7 @@ std::string busy_run_log() {
           if (peer == self.rank()) continue;
           self.command(ConnectCmd{static_cast<ConnId>(peer) + 1, test::endpoint_of(s, peer)});
           self.command(
-              ProbeRttCmd{static_cast<std::uint64_t>(peer), test::endpoint_of(s, peer), 2, 64});
+              ProbeRttCmd{static_cast<std::uint64_t>(peer), test::endpoint_of(s, peer), 64});
         }
         left = 3 * (ranks - 1);  // a probe result, a connect, a frame in, per peer
         return;

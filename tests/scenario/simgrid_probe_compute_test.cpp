@@ -27,10 +27,10 @@ TEST_CASE("probe: RTT of 64 B probes is twice the one-way time of the route") {
   int results = 0;
   run.scripts[1] = [&](test::ScriptedProcess& self, const Input& input) {
     if (std::holds_alternative<StartedInput>(input.event)) {
-      self.command(ProbeRttCmd{1, far, 3, 64});
-      self.command(ProbeRttCmd{2, near, 3, 64});
-      self.command(ProbeRttCmd{3, self.self(), 2, 64});  // same host: the loopback
-      self.command(ProbeRttCmd{4, "nowhere:0", 3, 64});
+      self.command(ProbeRttCmd{1, far, 64, kNsPerSec});
+      self.command(ProbeRttCmd{2, near, 64, kNsPerSec});
+      self.command(ProbeRttCmd{3, self.self(), 64, kNsPerSec});  // same host: the loopback
+      self.command(ProbeRttCmd{4, "nowhere:0", 64, kNsPerSec});
     }
     exit_after<RttMeasuredInput>(self, input, results, 4);
   };
@@ -46,12 +46,13 @@ TEST_CASE("probe: RTT of 64 B probes is twice the one-way time of the route") {
   REQUIRE(by_probe.size() == 4);
   CHECK(by_probe[1].second.ok);
   CHECK(by_probe[1].second.rtt == Approx(us(2 * (55 + 0.512))).epsilon(0.01));
-  CHECK(by_probe[1].first == Approx(3 * by_probe[1].second.rtt).epsilon(0.01));  // sequential
+  CHECK(by_probe[1].first == Approx(by_probe[1].second.rtt).epsilon(0.01));  // one echo
   CHECK(by_probe[2].second.ok);
   CHECK(by_probe[2].second.rtt == Approx(us(2 * (4 + 0.512))).epsilon(0.01));
   CHECK(by_probe[3].second.ok);
   CHECK(by_probe[3].second.rtt == Approx(us(2 * (0.5 + 0.0064))).epsilon(0.01));
   CHECK_FALSE(by_probe[4].second.ok);
+  CHECK_FALSE(by_probe[4].second.timed_out);  // no process there: known at once
   CHECK(by_probe[4].first == 0);
   std::map<std::string, double> counts(observer.counts.begin(), observer.counts.end());
   CHECK(counts["inference.rtt_probes"] == 4);
@@ -116,21 +117,22 @@ TEST_CASE("throughput probe: two transfers sharing an uplink get half each, alon
   CHECK(counts["inference.throughput_probes"] == 5);
 }
 
-TEST_CASE("probe: a target that has exited fails the probe when the ping arrives") {
+TEST_CASE("probe: a target that has exited answers no ping: lost at the echo's deadline") {
   const scenario::Scenario s = test::three_level_scenario();
   test::RecordingObserver observer;
   test::ScriptedRun run;
   const Endpoint near = test::endpoint_of(s, 2);  // rank 2 exits at time 0
   run.scripts[1] = [near](test::ScriptedProcess& self, const Input& input) {
     if (std::holds_alternative<StartedInput>(input.event))
-      self.command(ProbeRttCmd{1, near, 3, 64});
+      self.command(ProbeRttCmd{1, near, 64, 5 * kNsPerMs});
     if (std::holds_alternative<RttMeasuredInput>(input.event)) self.command(ExitCmd{true, ""});
   };
   run.run(s, observer);
   const auto results = run.of<RttMeasuredInput>(1);
   REQUIRE(results.size() == 1);
   CHECK_FALSE(results[0].second.ok);
-  CHECK(results[0].first == Approx(us(4 + 0.512)));
+  CHECK(results[0].second.timed_out);
+  CHECK(results[0].first == 5 * kNsPerMs);
 }
 
 TEST_CASE("compute: takes its duration while the process answers pings and timers fire on time") {
@@ -148,7 +150,7 @@ TEST_CASE("compute: takes its duration while the process answers pings and timer
   };
   run.scripts[1] = [busy](test::ScriptedProcess& self, const Input& input) {
     if (std::holds_alternative<StartedInput>(input.event)) {
-      self.command(ProbeRttCmd{1, busy, 1, 64});
+      self.command(ProbeRttCmd{1, busy, 64, kNsPerSec});
       self.command(ArmTimerCmd{7, 2 * kNsPerMs});
       self.command(ArmTimerCmd{8, 1 * kNsPerMs + 1});
     }
@@ -228,7 +230,7 @@ TEST_CASE("endpoints: ranks of one host get consecutive slots and probe over the
   test::ScriptedRun run;
   run.scripts[2] = [](test::ScriptedProcess& self, const Input& input) {
     if (std::holds_alternative<StartedInput>(input.event))
-      self.command(ProbeRttCmd{1, "edge0-h00:1", 1, 64});
+      self.command(ProbeRttCmd{1, "edge0-h00:1", 64, kNsPerSec});
     if (std::holds_alternative<RttMeasuredInput>(input.event)) self.command(ExitCmd{true, ""});
   };
   run.scripts[3] = [](test::ScriptedProcess& self, const Input& input) {
@@ -259,7 +261,7 @@ TEST_CASE("endpoints: ranks of one host get consecutive slots and probe over the
   CHECK(rtt[0].second.rtt == Approx(us(2 * (0.5 + 0.0064))).epsilon(0.01));
 }
 
-TEST_CASE("probe: route mode reads the RTT off the route and takes K round trips") {
+TEST_CASE("probe: route mode reads the RTT off the route and takes one round trip") {
   scenario::Scenario s = test::three_level_scenario();
   s.simgrid.rtt_probe = "route";
   test::RecordingObserver observer;
@@ -268,8 +270,8 @@ TEST_CASE("probe: route mode reads the RTT off the route and takes K round trips
   int results = 0;
   run.scripts[1] = [&](test::ScriptedProcess& self, const Input& input) {
     if (std::holds_alternative<StartedInput>(input.event)) {
-      self.command(ProbeRttCmd{1, far, 3, 64});
-      self.command(ProbeRttCmd{2, self.self(), 1, 64});
+      self.command(ProbeRttCmd{1, far, 64, kNsPerSec});
+      self.command(ProbeRttCmd{2, self.self(), 64, kNsPerSec});
     }
     exit_after<RttMeasuredInput>(self, input, results, 2);
   };
@@ -279,7 +281,7 @@ TEST_CASE("probe: route mode reads the RTT off the route and takes K round trips
   REQUIRE(by_probe.size() == 2);
   CHECK(by_probe[1].second.ok);
   CHECK(by_probe[1].second.rtt == Approx(us(2 * (55 + 0.512))).epsilon(0.001));
-  CHECK(by_probe[1].first == 3 * by_probe[1].second.rtt);
+  CHECK(by_probe[1].first == by_probe[1].second.rtt);
   CHECK(by_probe[2].second.rtt == Approx(us(2 * (0.5 + 0.0064))).epsilon(0.01));
   CHECK(observer.counts[0].second == 2);
 }

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "tsunagi/model/messages.hpp"
+#include "tsunagi/runner/driven_process.hpp"
 #include "tsunagi/runner/interrupt.hpp"
-#include "tsunagi/runner/process_driver.hpp"
 
 using namespace tsunagi;
 using runner::ProcessRow;
@@ -90,6 +90,9 @@ class ToyAdapter final : public runner::DrivenProcess<ToyAdapter> {
   void close(ConnId, bool) { performed.push_back("close"); }
   void arm_timer(const ArmTimerCmd&) { performed.push_back("arm"); }
   void start_rtt_probe(const ProbeRttCmd&) { throw std::runtime_error("probe broke"); }
+  void abandon_rtt_probe(std::uint64_t) {}
+  void wake_at(TimeNs) {}
+  bool has_connection(ConnId) const { return true; }
   void start_throughput_probe(const ProbeThroughputCmd& cmd) {
     performed.push_back("throughput " + std::to_string(cmd.probe));
   }
@@ -205,9 +208,7 @@ TEST_CASE("driver: an exception in a command fails this process only, with the r
   LogObserver log;
   ProcessTable table = small_table(log);
   auto core = std::make_unique<ScriptCore>();
-  core->script = [](ScriptCore& self, const Input&) {
-    self.command(ProbeRttCmd{1, "h1:0", 1, 64});
-  };
+  core->script = [](ScriptCore& self, const Input&) { self.command(ProbeRttCmd{1, "h1:0", 64}); };
   ToyAdapter adapter(table, 1, std::move(core));
   adapter.start();
   CHECK(adapter.driver().exited());

@@ -176,11 +176,12 @@ TEST_CASE("window leader: answers the collector on the collector's connection on
   std::size_t mark = node.mark();
   node.frame(collector, wire::make_endpoint_reply({{0, 2}, {endpoint_of(0), endpoint_of(2)}}));
   node.frame(collector, wire::make_rtt_order({0, {0, 2}}));
-  CHECK(node.all<ProbeRttCmd>(mark).size() == 2);
+  const auto echoes = node.all<ProbeRttCmd>(mark);  // one echo per peer (rtt_samples = 1)
+  REQUIRE(echoes.size() == 2);
   CHECK(node.all<ConnectCmd>(mark).empty());  // no endpoint asked of the rendezvous either
   CHECK(node.sent(kToRendezvous, mark).empty());
-  node.input(RttMeasuredInput{0, 20'000, true});
-  node.input(RttMeasuredInput{2, 90'000, true});
+  node.input(RttMeasuredInput{echoes[0].probe, 20'000, true});
+  node.input(RttMeasuredInput{echoes[1].probe, 90'000, true});
   const auto back = node.sent(collector, mark);
   REQUIRE(back.size() == 1);
   const auto column = decoded(wire::read_rtt_column(back[0]));

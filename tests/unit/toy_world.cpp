@@ -137,10 +137,10 @@ void ToyWorld::perform(int p, Command cmd) {
         } else if constexpr (std::is_same_v<T, ArmTimerCmd>) {
           schedule(c.at, p, TimerFiredInput{c.timer});
         } else if constexpr (std::is_same_v<T, ProbeRttCmd>) {
-          ++probes;
+          if (c.sample == 0) ++probes;  // an RTT probe is counted at its first echo
           int target = proc_of(c.to);
           TimeNs rtt = 2 * one_way(p, target, c.bytes);
-          schedule(now + rtt * c.samples, p, RttMeasuredInput{c.probe, rtt, target >= 0});
+          schedule(now + rtt, p, RttMeasuredInput{c.probe, rtt, target >= 0});
         } else if constexpr (std::is_same_v<T, ComputeCmd>) {
           schedule(now + c.duration, p, ComputeDoneInput{c.task});
         } else if constexpr (std::is_same_v<T, ProbeThroughputCmd>) {

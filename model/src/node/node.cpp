@@ -32,11 +32,9 @@ void Node::handle(Input& input) {
           on_closed(ev.conn);
         else if constexpr (std::is_same_v<T, TimerFiredInput>)
           on_timer(ev.timer);
-        else if constexpr (std::is_same_v<T, RttMeasuredInput>) {
-          if (ev.probe & kWindowProbeBit) return on_window_rtt(ev);
-          if (ev.probe & kWorkloadProbeBit) return on_workload_rtt(ev);
-          on_rtt(ev);
-        } else if constexpr (std::is_same_v<T, ThroughputMeasuredInput>) {
+        else if constexpr (std::is_same_v<T, RttMeasuredInput>)
+          take_echo_step(rtt_sampler_.on_echo(ev, now_));
+        else if constexpr (std::is_same_v<T, ThroughputMeasuredInput>) {
           if (ev.probe & kWindowProbeBit) return on_window_throughput(ev);
           if (ev.probe & kWorkloadProbeBit) return on_workload_throughput(ev);
           on_throughput(ev);
@@ -57,6 +55,7 @@ void Node::on_started(const StartedInput& in) {
   key_ = auth::RunKey(in.secret, in.nonce_seed);
   n_ = config_->processes;
   shortcuts_ = ShortcutCache(config_->overlay.shortcut_capacity);
+  rtt_sampler_.set_policy({config_->inference.rtt_timeout, config_->inference.rtt_lost_limit});
   phase_ = Phase::Registering;
   rendezvous_at_ = in.rendezvous;
   started_at_ = now_;

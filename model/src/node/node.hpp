@@ -23,6 +23,7 @@
 #include "tsunagi/model/overlay/hierarchy.hpp"
 #include "tsunagi/model/overlay/routing.hpp"
 #include "tsunagi/model/overlay/shortcut_cache.hpp"
+#include "tsunagi/model/topology/rtt_sampler.hpp"
 #include "tsunagi/model/topology/switch_inference.hpp"
 #include "tsunagi/model/window/path_meter.hpp"
 #include "tsunagi/model/window/window_policy.hpp"
@@ -105,6 +106,10 @@ class Node final : public Process, private WorkloadContext {
   void on_directory(wire::DirectoryMsg msg);
   void issue_probes();
   void on_rtt(const RttMeasuredInput& in);
+  // RTT probes are echoes the sampler asks for one at a time (rtt_sampler.hpp): start one,
+  // then send its next echo or hand its end to the part that asked (by the key's bits).
+  void start_rtt_probe(std::uint64_t key, const Endpoint& to, std::uint32_t bytes, int samples);
+  void take_echo_step(RttSampler::Step step);
   void on_throughput(const ThroughputMeasuredInput& in);
   void on_probe_order(const wire::ProbeOrderMsg& order);
   // `from`: the connection the order came on, answered there; kOwnCollector: this node's own.
@@ -241,6 +246,7 @@ class Node final : public Process, private WorkloadContext {
   std::vector<Rank> probe_targets_;
   std::size_t next_probe_ = 0;
   int probes_in_flight_ = 0;
+  RttSampler rtt_sampler_;
   std::optional<std::uint32_t> ordered_round_;  // probing for an RttOrder
   ConnId order_conn_ = 0;                       // where that order came from
   std::unique_ptr<PartitionCollector> collector_;

@@ -92,8 +92,7 @@ void Node::issue_probes() {
     ++next_probe_;
     ++probes_in_flight_;
     ++counters_.rtt_probes;
-    emit(ProbeRttCmd{static_cast<std::uint64_t>(peer), *to,
-                     std::max(1, config_->inference.rtt_samples), 64});
+    start_rtt_probe(static_cast<std::uint64_t>(peer), *to, 64, config_->inference.rtt_samples);
   }
 }
 
@@ -124,6 +123,20 @@ void Node::finish_ordered_probing() {
   }
   rtts_.clear();
   send_frame(order_conn_, wire::make_rtt_column(column));
+}
+
+void Node::start_rtt_probe(std::uint64_t key, const Endpoint& to, std::uint32_t bytes,
+                           int samples) {
+  take_echo_step(rtt_sampler_.start(key, to, bytes, samples, now_));
+}
+
+void Node::take_echo_step(RttSampler::Step step) {
+  if (step.echo) emit(std::move(*step.echo));
+  if (!step.done) return;
+  const RttMeasuredInput& end = *step.done;
+  if (end.probe & kWindowProbeBit) return on_window_rtt(end);
+  if (end.probe & kWorkloadProbeBit) return on_workload_rtt(end);
+  on_rtt(end);
 }
 
 void Node::on_rtt(const RttMeasuredInput& in) {

@@ -41,8 +41,8 @@ void Node::measure_next_window() {
     const Rank peer = window_targets_[next_window_];
     if (const Endpoint* to = endpoints_.find(peer)) {
       ++counters_.rtt_probes;
-      emit(ProbeRttCmd{kWindowProbeBit | static_cast<std::uint64_t>(peer), *to,
-                       std::max(1, config_->window.rtt_samples), 64});
+      start_rtt_probe(kWindowProbeBit | static_cast<std::uint64_t>(peer), *to, 64,
+                      config_->window.rtt_samples);
       return;
     }
     // No endpoint (directory on demand): this peer keeps the host's default buffers.
@@ -168,7 +168,7 @@ void Node::probe_rtt(Rank dst, std::uint64_t probe, std::uint32_t bytes, int sam
     if (workload_) workload_->on_probe(*this, probe, 0, false);
     return;
   }
-  emit(ProbeRttCmd{kWorkloadProbeBit | probe, *to, std::max(1, samples), bytes});
+  start_rtt_probe(kWorkloadProbeBit | probe, *to, bytes, samples);
 }
 
 void Node::probe_throughput(Rank dst, std::uint64_t probe, std::uint64_t bytes) {

@@ -1,4 +1,5 @@
-// Measurements: RTT probes over the UDP echo (K sequential pings, the minimum kept) and
+// Measurements: RTT echoes over UDP (one ping per ProbeRttCmd; how many, how long to wait and
+// what after a loss are the core's, model/include/tsunagi/model/topology/rtt_sampler.hpp) and
 // throughput probes as real bulk TCP transfers to the target's sink, timed until the sink
 // confirms the last byte.
 #include <algorithm>
@@ -79,7 +80,9 @@ void AsioProcess::on_datagram(std::size_t size) {
   if (size < kPingHeader) return;
   if (datagram_[0] == kPing) {
     if (!well_formed_ping(datagram_, size)) return;  // not ours: never echoed
-    // The echo: answered at once, also after this process exited (peers may still measure).
+    // A process that has exited answers no ping, as on the simulators: the echo is lost.
+    if (driver_.exited()) return;
+    // The echo: answered at once.
     auto reply = std::make_shared<std::vector<std::uint8_t>>(
         datagram_.begin(), datagram_.begin() + static_cast<std::ptrdiff_t>(size));
     (*reply)[0] = kPong;
@@ -94,7 +97,7 @@ void AsioProcess::on_datagram(std::size_t size) {
   std::memcpy(&sample, &datagram_[9], sizeof sample);
   auto it = rtt_probes_.find(id);
   if (it == rtt_probes_.end() || it->second.sample != sample) return;  // late or foreign
-  RttProbe& probe = it->second;
+  const RttProbe& probe = it->second;
   // Only the target answers for the target: its address and port, and the nonce it was sent
   // (docs/security.md, "Measurements only from the run"). Anything else is dropped unseen.
   if (datagram_from_ != probe.target || size < kPingHeader ||
@@ -103,11 +106,8 @@ void AsioProcess::on_datagram(std::size_t size) {
   const TimeNs rtt =
       arrived -
       std::chrono::duration_cast<std::chrono::nanoseconds>(probe.sent_at - options_.epoch).count();
-  probe.best = probe.done == 0 ? rtt : std::min(probe.best, rtt);
-  ++probe.done;
-  probe.timer->cancel();
-  if (probe.done >= probe.wanted) return finish_rtt(id, true);
-  send_ping(id);
+  rtt_probes_.erase(it);
+  rtt_measured(id, rtt, true);
 }
 
 void AsioProcess::start_rtt_probe(const ProbeRttCmd& cmd) {
@@ -117,45 +117,25 @@ void AsioProcess::start_rtt_probe(const ProbeRttCmd& cmd) {
   } catch (const std::invalid_argument&) {
     return rtt_measured(cmd.probe, 0, false);
   }
-  RttProbe probe;
+  // One ping; a lost one is the core's to send again (under a new id and number, so a late
+  // answer is not taken for the new one). Its deadline is the shared driver's.
+  RttProbe& probe = rtt_probes_[cmd.probe];
   probe.target = udp::endpoint(target.address(), target.port());
-  probe.bytes = std::clamp<std::uint32_t>(cmd.bytes, kPingHeader, kMaxPingBytes);
-  probe.wanted = std::max(cmd.samples, options_.min_rtt_samples);
-  probe.timer = std::make_shared<asio::steady_timer>(io_);
+  probe.sample = cmd.sample;
   probe.nonce = fresh_probe_nonce();
-  rtt_probes_[cmd.probe] = std::move(probe);
-  send_ping(cmd.probe);
-}
-
-// One ping in flight per probe; a ping lost (or stuck behind a busy peer) for sample_timeout
-// is sent again under a new number, so a late answer is not mistaken for the new one.
-void AsioProcess::send_ping(std::uint64_t id) {
-  RttProbe& probe = rtt_probes_.at(id);
-  const std::uint32_t sample = ++probe.sample;
-  auto packet = std::make_shared<std::vector<std::uint8_t>>(probe.bytes, 0);
+  const std::uint32_t bytes = std::clamp<std::uint32_t>(cmd.bytes, kPingHeader, kMaxPingBytes);
+  auto packet = std::make_shared<std::vector<std::uint8_t>>(bytes, 0);
   (*packet)[0] = kPing;
-  put_u64(&(*packet)[1], id);
-  std::memcpy(&(*packet)[9], &sample, sizeof sample);
+  put_u64(&(*packet)[1], cmd.probe);
+  std::memcpy(&(*packet)[9], &probe.sample, sizeof probe.sample);
   std::copy(probe.nonce.begin(), probe.nonce.end(), packet->begin() + kNonceAt);
   probe.sent_at = SteadyClock::now();
   udp_.async_send_to(asio::buffer(*packet), probe.target,
                      [packet](const boost::system::error_code&, std::size_t) {});
-  probe.timer->expires_after(options_.sample_timeout);
-  probe.timer->async_wait([this, id, sample](const boost::system::error_code& error) {
-    if (error) return;
-    auto it = rtt_probes_.find(id);
-    if (it == rtt_probes_.end() || it->second.sample != sample) return;
-    if (++it->second.lost > options_.max_lost_samples) return finish_rtt(id, false);
-    send_ping(id);
-  });
 }
 
-void AsioProcess::finish_rtt(std::uint64_t id, bool ok) {
-  auto it = rtt_probes_.find(id);
-  if (it == rtt_probes_.end()) return;
-  const TimeNs best = it->second.best;
-  rtt_probes_.erase(it);
-  rtt_measured(id, best, ok);
+void AsioProcess::abandon_rtt_probe(std::uint64_t id) {
+  rtt_probes_.erase(id);
 }
 
 void AsioProcess::start_throughput_probe(const ProbeThroughputCmd& cmd) {

@@ -18,7 +18,7 @@ AsioProcess::AsioProcess(asio::io_context& io, std::unique_ptr<Process> core,
       udp_(io),
       accept_pause_(io),
       bulk_gate_(options_.secret),
-      core_timer_(io) {
+      wake_(io) {
   table_.use_run_secret(options_.secret, options_.nonce_seed);
 }
 
@@ -85,32 +85,12 @@ void AsioProcess::start() {
   deliver(driver_.started_input());
 }
 
-// Timers are never cancelled: the core ignores the ones it no longer wants.
-void AsioProcess::arm_timer(const ArmTimerCmd& cmd) {
-  core_timers_.emplace(cmd.at, cmd.timer);  // after the equal deadlines already armed
-  wait_for_next_timer();
-}
-
-void AsioProcess::wait_for_next_timer() {
-  if (driver_.exited() || core_timers_.empty()) return;
-  const TimeNs at = core_timers_.begin()->first;
-  if (core_timer_at_ == at) return;
-  core_timer_at_ = at;  // an earlier wait still pending is cancelled by expires_at
-  core_timer_.expires_at(options_.epoch + std::chrono::nanoseconds(at));
-  core_timer_.async_wait([this](const boost::system::error_code& error) {
-    if (error) return;
-    core_timer_at_ = -1;
-    fire_due_timers();
+// A later request replaces the pending wait (expires_at cancels it).
+void AsioProcess::wake_at(TimeNs at) {
+  wake_.expires_at(options_.epoch + std::chrono::nanoseconds(at));
+  wake_.async_wait([this](const boost::system::error_code& error) {
+    if (!error) fire_due_timers();
   });
-}
-
-void AsioProcess::fire_due_timers() {
-  while (!driver_.exited() && !core_timers_.empty() && core_timers_.begin()->first <= now()) {
-    const std::uint64_t id = core_timers_.begin()->second;
-    core_timers_.erase(core_timers_.begin());
-    deliver(TimerFiredInput{id});
-  }
-  wait_for_next_timer();
 }
 
 // A computation is modelled CPU time (the workload's own real work, such as sorting keys, has
@@ -132,11 +112,10 @@ void AsioProcess::exit_process(const ExitCmd& exit) {
   exit_ok_ = exit.ok;
   table_.report_counts();  // before the exit line: the launcher reads a file up to its exit
   driver_.exit(now(), exit);
-  for (auto& [id, probe] : rtt_probes_) probe.timer->cancel();
   rtt_probes_.clear();
   for (auto& timer : std::vector(timers_)) timer->cancel();
-  core_timers_.clear();
-  core_timer_.cancel();
+  drop_timers();
+  wake_.cancel();
   if (on_exit) on_exit(exit);
 }
 

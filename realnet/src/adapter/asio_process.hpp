@@ -28,7 +28,7 @@
 #include "event_log.hpp"
 #include "probe_auth.hpp"
 #include "tsunagi/model/io.hpp"
-#include "tsunagi/runner/process_driver.hpp"
+#include "tsunagi/runner/driven_process.hpp"
 
 namespace tsunagi::realnet {
 
@@ -55,12 +55,6 @@ struct AdapterOptions {
   std::string secret;
   std::uint64_t nonce_seed = 0;
   SteadyClock::time_point epoch = SteadyClock::now();
-  // Calibration of this backend, not of the protocol: the core asks for K samples and keeps the
-  // minimum; on a loaded 2-core machine the minimum of 3 is often still a scheduling delay, so
-  // realnet takes at least this many (docs/realnet.md, "RTT probes").
-  int min_rtt_samples = 1;
-  std::chrono::milliseconds sample_timeout{500};  // a lost ping is sent again after this
-  int max_lost_samples = 20;                      // then the probe fails (ok = false)
   // Hostile input (docs/security.md): an accepted connection that has not said what it is for
   // (its purpose byte) by then is closed, so idle connections cannot hold descriptors forever;
   // and when accepting fails for want of descriptors, accepting pauses this long.
@@ -107,7 +101,9 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // clock they run by: asio_process.cpp, asio_streams.cpp, asio_accept.cpp, asio_probes.cpp.
   TimeNs now() const;
   void recycle_received(Bytes&& bytes);
-  void connect(const ConnectCmd& cmd);
+  // `window`: the core sized the connection before connecting (the driver kept it).
+  void open_connection(const ConnectCmd& cmd, const SetWindowCmd* window);
+  bool has_connection(ConnId id) const { return conns_.count(id) != 0; }
   void send(SendCmd& cmd);
   // The commands of one core step are all performed: what its sends queued is written, one
   // write per connection (runner::hears_step_end).
@@ -115,8 +111,12 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // `refused`: the core refused a peer that never proved the run's secret; its descriptor is
   // freed at once instead of waiting for the stranger to close its side (issue 29, item 3).
   void close(ConnId id, bool refused);
-  void arm_timer(const ArmTimerCmd& cmd);
+  // The process's timers are the driver's one queue (driven_process.hpp): one Asio timer
+  // wakes it at the earliest deadline.
+  void wake_at(TimeNs at);
+  void on_world_timer(const runner::DueTimer&) {}  // realnet arms none: its world keeps time
   void start_rtt_probe(const ProbeRttCmd& cmd);
+  void abandon_rtt_probe(std::uint64_t id);  // its deadline passed (the driver's)
   void start_throughput_probe(const ProbeThroughputCmd& cmd);
   void compute(const ComputeCmd& cmd);
   void exit_process(const ExitCmd& exit);
@@ -147,23 +147,15 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   };
   using ConnPtr = std::shared_ptr<Conn>;
 
-  struct RttProbe {
+  struct RttProbe {  // one echo in flight
     udp::endpoint target;
-    std::uint32_t bytes = 64;
-    int wanted = 1;
-    int done = 0;
-    int lost = 0;
-    std::uint32_t sample = 0;  // sequence number of the ping in flight
-    ProbeNonce nonce{};        // in every ping; a pong must echo it (probe_auth.hpp)
+    std::uint32_t sample = 0;  // the core's number of the echo, in its ping and pong
+    ProbeNonce nonce{};        // in the ping; a pong must echo it (probe_auth.hpp)
     SteadyClock::time_point sent_at;
-    TimeNs best = 0;
-    std::shared_ptr<asio::steady_timer> timer;
   };
 
   // asio_process.cpp: the loop
   void add_own_row();
-  void wait_for_next_timer();
-  void fire_due_timers();
 
   // asio_streams.cpp, asio_accept.cpp: TCP connections
   void accept_next();
@@ -187,8 +179,6 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // asio_probes.cpp: UDP echo, RTT probes, throughput probes and sinks
   void receive_datagram();
   void on_datagram(std::size_t size);
-  void send_ping(std::uint64_t id);
-  void finish_rtt(std::uint64_t id, bool ok);
   void serve_bulk_sink(std::shared_ptr<tcp::socket> socket, std::uint64_t bytes);
   void log(const std::string& line) const;
 
@@ -228,14 +218,8 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
 
   std::map<ConnId, ConnPtr> conns_;
   std::vector<std::pair<ConnId, ConnPtr>> step_sends_;  // written at step_performed
-  // SetWindow for outgoing connections not yet created (the core sizes them before connecting).
-  std::map<ConnId, SetWindowCmd> pending_windows_;
   std::map<std::uint64_t, RttProbe> rtt_probes_;
-  // Core timers in deadline order; a multimap keeps equal deadlines in arming order, which one
-  // Asio timer per command would not. One Asio timer waits for the earliest.
-  std::multimap<TimeNs, std::uint64_t> core_timers_;
-  asio::steady_timer core_timer_;
-  TimeNs core_timer_at_ = -1;  // the deadline core_timer_ waits for, -1 when idle
+  asio::steady_timer wake_;  // wakes the driver's timers at their earliest deadline
   std::vector<std::shared_ptr<asio::steady_timer>> timers_;  // computations
   bool started_ = false;
   bool exit_ok_ = false;

@@ -62,7 +62,7 @@ void AsioProcess::log(const std::string& line) const {
   std::cerr << "[tsunagi " << options_.label << "] " << line << std::endl;
 }
 
-void AsioProcess::connect(const ConnectCmd& cmd) {
+void AsioProcess::open_connection(const ConnectCmd& cmd, const SetWindowCmd* window) {
   tcp::endpoint target;
   try {
     target = parse_tcp_endpoint(cmd.to);
@@ -72,13 +72,11 @@ void AsioProcess::connect(const ConnectCmd& cmd) {
   }
   auto conn = std::make_shared<Conn>(io_);
   conns_[cmd.conn] = conn;
-  if (auto window = pending_windows_.find(cmd.conn); window != pending_windows_.end()) {
+  if (window != nullptr) {
     // Buffers before the SYN: the window scale is agreed in the handshake.
     boost::system::error_code ignored;
     conn->socket.open(target.protocol(), ignored);
-    size_socket_buffers(conn->socket.native_handle(), window->second.send_buffer,
-                        window->second.recv_buffer);
-    pending_windows_.erase(window);
+    size_socket_buffers(conn->socket.native_handle(), window->send_buffer, window->recv_buffer);
   }
   conn->out.push_back(OutChunk{Bytes{kPurposeFrames}});  // goes before any frame
   conn->socket.async_connect(target,
@@ -89,11 +87,8 @@ void AsioProcess::connect(const ConnectCmd& cmd) {
 
 void AsioProcess::apply_window(const SetWindowCmd& cmd) {
   auto it = conns_.find(cmd.conn);
-  if (it == conns_.end()) {
-    pending_windows_[cmd.conn] = cmd;
-    return;
-  }
-  size_socket_buffers(it->second->socket.native_handle(), cmd.send_buffer, cmd.recv_buffer);
+  if (it != conns_.end())
+    size_socket_buffers(it->second->socket.native_handle(), cmd.send_buffer, cmd.recv_buffer);
 }
 
 void AsioProcess::on_connect_done(ConnId id, const ConnPtr& conn,

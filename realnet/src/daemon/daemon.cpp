@@ -123,10 +123,6 @@ void add_daemon_options(CLI::App& app, DaemonOptions& o, Role role) {
                  "CLOCK_MONOTONIC (ns) to count time from; default: this daemon's start "
                  "(launchers never pass it: every daemon records its clocks in its event file "
                  "and the launcher aligns them)");
-  app.add_option("--rtt-samples-min", o.rtt_samples_min,
-                 "Take at least this many RTT samples per probe (realnet calibration)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
   app.add_option("--linger", o.linger_s,
                  "After a successful exit, seconds at most to wait for the last frames to "
                  "reach the kernel before closing (SIGTERM ends it sooner)")
@@ -228,7 +224,6 @@ int run_daemon(DaemonOptions& o, Role role) {
   adapter.host_label = o.host_label.empty() ? machine_name() : o.host_label;
   adapter.site = o.site;
   adapter.config = config;
-  adapter.min_rtt_samples = o.rtt_samples_min;
   if (o.epoch_ns >= 0)
     adapter.epoch = SteadyClock::time_point(std::chrono::nanoseconds(o.epoch_ns));
   try {

@@ -22,9 +22,8 @@ struct DaemonOptions {
   std::string listen;          // ADDRESS:PORT; "auto" = this machine's name, resolved
   std::string events = "-";    // JSON lines; "-" = stdout
   std::int64_t epoch_ns = -1;  // CLOCK_MONOTONIC to count from; -1 = this daemon's start
-  int rtt_samples_min = 1;
-  double linger_s = 2.0;  // after the exit: wait this long at most for writes to drain
-  bool status = false;    // print "tsunagi-status ..." lines on stdout
+  double linger_s = 2.0;       // after the exit: wait this long at most for writes to drain
+  bool status = false;         // print "tsunagi-status ..." lines on stdout
   bool quiet = false;
   bool stop_on_eof = false;  // stop when standard input ends (the launcher's ssh went away)
   std::string secret_file;   // the run's secret (0600); "" = TSUNAGI_RUN_SECRET

@@ -72,9 +72,8 @@ std::vector<std::string> daemon_args(const scenario::Scenario& scenario,
     args.push_back(set);
   }
   // The path only: the secret itself never goes on a command line (run_secret.hpp).
-  args.insert(args.end(),
-              {"--events", events, "--secret-file", run_secret_path(options), "--rtt-samples-min",
-               std::to_string(options.rtt_samples_min), "--linger", "120", "--status"});
+  args.insert(args.end(), {"--events", events, "--secret-file", run_secret_path(options),
+                           "--linger", "120", "--status"});
   return args;
 }
 

@@ -31,7 +31,6 @@ RunManifest make_manifest(const LaunchPlan& plan, const scenario::Scenario& scen
   for (const PlannedProcess& relay : plan.relays) add(relay);
   manifest.absent = plan.absent;
   manifest.latency_scale = plan.netns ? plan.netns->latency_scale : 0;
-  manifest.rtt_samples_min = options.rtt_samples_min;
   return manifest;
 }
 
@@ -39,13 +38,9 @@ nlohmann::json manifest_to_json(const RunManifest& manifest) {
   nlohmann::json processes = nlohmann::json::array();
   for (const ManifestProcess& p : manifest.processes)
     processes.push_back({{"label", p.label}, {"events", p.events_file}, {"log", p.log_file}});
-  return {{"scenario", manifest.scenario},
-          {"overrides", manifest.overrides},
-          {"mode", manifest.mode},
-          {"processes", processes},
-          {"absent", manifest.absent},
-          {"latency_scale", manifest.latency_scale},
-          {"rtt_samples_min", manifest.rtt_samples_min}};
+  return {{"scenario", manifest.scenario}, {"overrides", manifest.overrides},
+          {"mode", manifest.mode},         {"processes", processes},
+          {"absent", manifest.absent},     {"latency_scale", manifest.latency_scale}};
 }
 
 namespace {
@@ -84,7 +79,6 @@ RunManifest read_manifest(const std::string& work_dir) {
                                     p.value("log", std::string())});
     manifest.absent = json.value("absent", std::vector<Rank>{});
     manifest.latency_scale = json.value("latency_scale", 0.0);
-    manifest.rtt_samples_min = json.value("rtt_samples_min", 1);
     manifest.dir = fs::absolute(work_dir).string();
     return manifest;
   } catch (const nlohmann::json::exception& error) {
@@ -119,7 +113,6 @@ ReplayOutcome replay_run(const RunManifest& manifest, const std::vector<ProcessR
                          runner::RunObserver& observer) {
   ReplayOutcome outcome = replay_events(records, observer);
   observer.on_backend_count(runner::kLatencyScaleCount, manifest.latency_scale);
-  observer.on_backend_count("realnet_rtt_samples_min", manifest.rtt_samples_min);
   return outcome;
 }
 

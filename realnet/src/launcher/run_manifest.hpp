@@ -33,7 +33,6 @@ struct RunManifest {
   std::vector<ManifestProcess> processes;  // started ranks in order, rendezvous, relays
   std::vector<Rank> absent;                // ranks never started (fault injection)
   double latency_scale = 0;                // netns only; 0 elsewhere
-  int rtt_samples_min = 1;
   std::string dir;  // where run.json is (not written into it): relative names resolve here
 };
 

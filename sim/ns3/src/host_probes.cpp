@@ -1,11 +1,11 @@
 // RTT probes over UDP echo, throughput probes as bulk TCP transfers.
 //
-// RTT: `samples` sequential pings of `bytes` UDP payload to the target's probe port (its TCP
-// port + kProbePortOffset); the target's adapter echoes each one itself, without waking its core
+// RTT: one ping of `bytes` UDP payload per ProbeRttCmd to the target's probe port (its TCP
+// port + kProbePortOffset); the target's adapter echoes it itself, without waking its core
 // (like a kernel's echo service), so a busy process answers as fast as an idle one. The RTT runs
-// from sending the ping to receiving the pong; the minimum over the samples is delivered. A sample
-// unanswered after kSampleTimeout is lost (the next one goes); a probe whose samples were all lost
-// is ok = false (an exited target no longer answers).
+// from sending the ping to receiving the pong. An exited target no longer answers: the echo's
+// deadline (kept by the shared driver) reports it lost, and the core's sampler decides what
+// follows (model/include/tsunagi/model/topology/rtt_sampler.hpp).
 //
 // Throughput: a TCP connection to the target's bulk port carries a 24-byte header (prober,
 // probe id, size) and then `bytes` zero bytes. Elapsed time runs from the moment the connection
@@ -30,7 +30,6 @@ namespace n3 = ::ns3;
 
 namespace {
 
-constexpr TimeNs kSampleTimeout = kNsPerSec;
 // The same datagrams as realnet's (asio_probes.cpp), so one dissector reads both.
 constexpr std::uint8_t kPing = 'P';
 constexpr std::uint8_t kPong = 'Q';
@@ -52,25 +51,21 @@ void ProcessHost::start_rtt_probe(const ProbeRttCmd& cmd) {
   const int target = world_.find(cmd.to);
   if (target < 0) return rtt_measured(cmd.probe, 0, false);
   Probe& probe = probes_[cmd.probe];
-  probe.target = target;
-  probe.bytes = std::max(cmd.bytes, kProbeHeader);
-  probe.samples = static_cast<std::uint32_t>(std::max(1, cmd.samples));
-  probe.best = std::numeric_limits<TimeNs>::max();
-  send_ping(cmd.probe, probe);
+  probe.sample = cmd.sample;
+  probe.sent_at = now();
+  const std::uint32_t bytes = std::max(cmd.bytes, kProbeHeader);
+  Bytes payload(bytes, 0);
+  payload[0] = kPing;
+  put_le(&payload[1], cmd.probe, 8);
+  put_le(&payload[9], cmd.sample, 4);
+  udp_->SendTo(n3::Create<n3::Packet>(payload.data(), bytes), 0,
+               n3::InetSocketAddress(
+                   address_of(target),
+                   static_cast<std::uint16_t>(world_.slot(target).port + kProbePortOffset)));
 }
 
-void ProcessHost::send_ping(std::uint64_t id, Probe& probe) {
-  Bytes payload(probe.bytes, 0);
-  payload[0] = kPing;
-  put_le(&payload[1], id, 8);
-  put_le(&payload[9], probe.done, 4);
-  probe.sent_at = now();
-  udp_->SendTo(n3::Create<n3::Packet>(payload.data(), probe.bytes), 0,
-               n3::InetSocketAddress(
-                   address_of(probe.target),
-                   static_cast<std::uint16_t>(world_.slot(probe.target).port + kProbePortOffset)));
-  probe.timeout = n3::Simulator::Schedule(n3::NanoSeconds(kSampleTimeout),
-                                          &ProcessHost::on_sample_timeout, this, id, probe.done);
+void ProcessHost::abandon_rtt_probe(std::uint64_t id) {
+  probes_.erase(id);
 }
 
 void ProcessHost::on_datagram(SocketPtr socket) {
@@ -89,33 +84,12 @@ void ProcessHost::on_datagram(SocketPtr socket) {
     const std::uint64_t id = get_le(&payload[1], 8);
     const auto sample = static_cast<std::uint32_t>(get_le(&payload[9], 4));
     auto it = probes_.find(id);
-    // A pong of a sample given up on (or of an earlier probe with this id) is ignored.
-    if (payload[0] != kPong || it == probes_.end() || it->second.done != sample) continue;
-    Probe& probe = it->second;
-    // Removed, not cancelled: a cancelled event stays queued until its time, and a million
-    // probes would leave a million of them in the scheduler.
-    n3::Simulator::Remove(probe.timeout);
-    probe.best = std::min(probe.best, now() - probe.sent_at);
-    ++probe.answered;
-    finish_sample(id, probe);
+    // A pong of an echo given up on (or of an earlier probe with this id) is ignored.
+    if (payload[0] != kPong || it == probes_.end() || it->second.sample != sample) continue;
+    const TimeNs rtt = now() - it->second.sent_at;
+    probes_.erase(it);
+    rtt_measured(id, rtt, true);
   }
-}
-
-void ProcessHost::on_sample_timeout(std::uint64_t id, std::uint32_t sample) {
-  auto it = probes_.find(id);
-  if (it == probes_.end() || it->second.done != sample) return;
-  finish_sample(id, it->second);
-}
-
-void ProcessHost::finish_sample(std::uint64_t id, Probe& probe) {
-  if (++probe.done < probe.samples) {
-    send_ping(id, probe);
-    return;
-  }
-  const bool ok = probe.answered > 0;
-  const TimeNs best = probe.best;
-  probes_.erase(id);
-  rtt_measured(id, best, ok);
 }
 
 // ------------------------------------------------------------------ throughput probes

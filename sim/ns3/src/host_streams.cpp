@@ -93,7 +93,7 @@ void ProcessHost::release(ConnId id, bool close_socket) {
   if (close_socket) socket->Close();
 }
 
-void ProcessHost::connect(const ConnectCmd& cmd) {
+void ProcessHost::open_connection(const ConnectCmd& cmd, const SetWindowCmd* window) {
   const int target = world_.find(cmd.to);
   if (target < 0 || conns_.count(cmd.conn) != 0) {
     // A node of the run answers a port nobody listens on with a reset; an address that is no
@@ -105,11 +105,8 @@ void ProcessHost::connect(const ConnectCmd& cmd) {
   }
   SocketPtr socket = new_tcp_socket();
   apply_site_stack(socket, world_.slot(target).cluster);
-  if (auto window = pending_windows_.find(cmd.conn); window != pending_windows_.end()) {
-    // Buffers before the SYN: ns-3 derives the window scale it offers from the receive buffer.
-    size_buffers(socket, window->second.send_buffer, window->second.recv_buffer);
-    pending_windows_.erase(window);
-  }
+  // Buffers before the SYN: ns-3 derives the window scale it offers from the receive buffer.
+  if (window != nullptr) size_buffers(socket, window->send_buffer, window->recv_buffer);
   socket->Bind();
   Conn& conn = conns_[cmd.conn];
   conn.socket = socket;
@@ -123,11 +120,7 @@ void ProcessHost::connect(const ConnectCmd& cmd) {
 
 void ProcessHost::apply_window(const SetWindowCmd& cmd) {
   auto it = conns_.find(cmd.conn);
-  if (it == conns_.end()) {
-    pending_windows_[cmd.conn] = cmd;
-    return;
-  }
-  size_buffers(it->second.socket, cmd.send_buffer, cmd.recv_buffer);
+  if (it != conns_.end()) size_buffers(it->second.socket, cmd.send_buffer, cmd.recv_buffer);
 }
 
 void ProcessHost::on_connected(SocketPtr socket) {

@@ -37,18 +37,22 @@ TimeNs ProcessHost::now() const {
 // At time 0: listeners first, so a rank connecting at once finds the rendezvous listening.
 void ProcessHost::start() {
   open_listeners();
-  if (const TimeNs kill = driver_.row().kill_at; kill >= 0)
-    // [[faults]]: killed as a kernel ends a process (listeners and connections closed, queued
-    // bytes flushed, the core gone). Planned, so the exit is ok.
-    n3::Simulator::Schedule(n3::NanoSeconds(kill), &ProcessHost::stop, this,
-                            ExitCmd{true, runner::kKilledByFaults});
+  if (const TimeNs kill = driver_.row().kill_at; kill >= 0) arm_world_timer(kill, 0, 0);
   deliver(driver_.started_input());
 }
 
-// Timers are never cancelled: the core ignores the ones it no longer wants.
-void ProcessHost::arm_timer(const ArmTimerCmd& cmd) {
-  n3::Simulator::Schedule(n3::NanoSeconds(std::max<TimeNs>(0, cmd.at - now())),
-                          &ProcessHost::on_timer, this, cmd.timer);
+// The only world timer: [[faults]] kills as a kernel ends a process (listeners and connections
+// closed, queued bytes flushed, the core gone). Planned, so the exit is ok.
+void ProcessHost::on_world_timer(const runner::DueTimer&) {
+  stop(ExitCmd{true, runner::kKilledByFaults});
+}
+
+// A later request replaces the pending one (removed, not cancelled: a cancelled event stays in
+// the scheduler until its time).
+void ProcessHost::wake_at(TimeNs at) {
+  if (!wake_.IsExpired()) n3::Simulator::Remove(wake_);
+  wake_ = n3::Simulator::Schedule(n3::NanoSeconds(std::max<TimeNs>(0, at - now())),
+                                  &ProcessHost::on_wake, this);
 }
 
 // A computation is a delay: the process's host has a core per process
@@ -58,8 +62,8 @@ void ProcessHost::compute(const ComputeCmd& cmd) {
                           &ProcessHost::on_compute_done, this, cmd.task);
 }
 
-void ProcessHost::on_timer(std::uint64_t timer) {
-  deliver(TimerFiredInput{timer});
+void ProcessHost::on_wake() {
+  fire_due_timers();
 }
 
 void ProcessHost::on_compute_done(std::uint64_t task) {
@@ -71,7 +75,7 @@ void ProcessHost::on_compute_done(std::uint64_t task) {
 // sockets. The core is dropped; callbacks still arriving only finish the flushing.
 void ProcessHost::stop(const ExitCmd& exit) {
   if (!driver_.exit(now(), exit)) return;
-  for (auto& entry : probes_) n3::Simulator::Remove(entry.second.timeout);
+  drop_timers();
   probes_.clear();
   for (SocketPtr* socket : {&listener_, &udp_, &bulk_listener_}) {
     if (!*socket) continue;

@@ -24,7 +24,7 @@ class TcpHeader;
 class TcpSocketBase;
 }  // namespace ns3
 
-#include "tsunagi/runner/process_driver.hpp"
+#include "tsunagi/runner/driven_process.hpp"
 #include "world.hpp"
 
 namespace tsunagi::sim::ns3 {
@@ -47,7 +47,10 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   // The commands tsunagi::perform_commands calls (DrivenProcess does trace and report), each
   // beside its part of the adapter, and the clock they run by.
   TimeNs now() const;
-  void arm_timer(const ArmTimerCmd& cmd);
+  // The process's timers are the driver's one queue (driven_process.hpp): one ns-3 event at a
+  // time wakes it at the earliest deadline.
+  void wake_at(TimeNs at);
+  void on_world_timer(const runner::DueTimer& timer);  // a [[faults]] kill
   void compute(const ComputeCmd& cmd);
   void exit_process(const ExitCmd& exit) { stop(exit); }
   void apply_window(const SetWindowCmd& cmd);
@@ -56,7 +59,7 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   using SocketPtr = ::ns3::Ptr<::ns3::Socket>;
 
   // ------------------------------------------------ the loop (process_host.cpp)
-  void on_timer(std::uint64_t timer);
+  void on_wake();
   void on_compute_done(std::uint64_t task);
   // Where to reach process `target`: its address, or loopback when it runs on this node.
   ::ns3::Ipv4Address address_of(int target) const;
@@ -74,7 +77,9 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
 
   // ------------------------------------------------ connections (host_streams.cpp)
  public:
-  void connect(const ConnectCmd& cmd);
+  // `window`: the core sized the connection before connecting (the driver kept it).
+  void open_connection(const ConnectCmd& cmd, const SetWindowCmd* window);
+  bool has_connection(ConnId id) const { return conns_.count(id) != 0; }
   void send(SendCmd& cmd);
   // Simulated connections hold no descriptor: a refused one closes like any other.
   void close(ConnId id, bool refused = false);
@@ -117,18 +122,13 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   // ------------------------------------------------ probes (host_probes.cpp)
  public:
   void start_rtt_probe(const ProbeRttCmd& cmd);
+  void abandon_rtt_probe(std::uint64_t id);  // its deadline passed (the driver's)
   void start_throughput_probe(const ProbeThroughputCmd& cmd);
 
  private:
-  struct Probe {
-    int target = -1;
-    std::uint32_t bytes = 64;
-    std::uint32_t samples = 1;
-    std::uint32_t done = 0;
-    std::uint32_t answered = 0;
+  struct Probe {               // one echo in flight
+    std::uint32_t sample = 0;  // the core's number of the echo, in its ping and pong
     TimeNs sent_at = 0;
-    TimeNs best = 0;
-    ::ns3::EventId timeout;
   };
   struct BulkOut {
     SocketPtr socket;
@@ -145,10 +145,7 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
     std::uint64_t probe = 0;
     std::uint64_t bytes = 0;
   };
-  void send_ping(std::uint64_t id, Probe& probe);
   void on_datagram(SocketPtr socket);
-  void on_sample_timeout(std::uint64_t id, std::uint32_t sample);
-  void finish_sample(std::uint64_t id, Probe& probe);
   void on_bulk_connected(SocketPtr socket);
   void on_bulk_failed(SocketPtr socket);
   void pump_bulk(SocketPtr socket, std::uint32_t space);
@@ -164,8 +161,7 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   SocketPtr udp_;
   SocketPtr bulk_listener_;
   std::map<ConnId, Conn> conns_;
-  // SetWindow for outgoing connections not yet created (the core sizes them before connecting).
-  std::map<ConnId, SetWindowCmd> pending_windows_;
+  ::ns3::EventId wake_;                         // the one pending wake-up of the driver's timers
   std::map<::ns3::Socket*, ConnId> by_socket_;  // looked up only
   std::uint64_t connect_attempts_ = 0;
   std::map<std::uint64_t, Probe> probes_;

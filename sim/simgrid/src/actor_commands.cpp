@@ -14,11 +14,6 @@
 
 namespace tsunagi::sim::simgrid {
 
-// Timers are never cancelled: the core ignores the ones it no longer wants.
-void ProcessActor::arm(TimerKind kind, std::uint64_t id, TimeNs at, std::uint64_t attempt) {
-  timers_.push(Timer{at, timer_seq_++, kind, id, attempt});
-}
-
 // A computation is an execution of duration * speed flops on this process's host, so it takes
 // `duration` on a core of its own and longer when more computations than cores run there.
 // The actor keeps answering pings and receiving frames meanwhile. It is started in kernel

@@ -89,7 +89,6 @@ void ProcessActor::on_put_done(const Completion& done) {
   if (what.message == MessageKind::Syn) on_syn_put_done(what);
   if (what.message == MessageKind::SynAck || what.message == MessageKind::Stream)
     on_stream_put_done(what);
-  if (what.message == MessageKind::Ping) on_ping_put_done(what);
   if (what.message == MessageKind::Bulk) on_bulk_put_done(what);
 }
 

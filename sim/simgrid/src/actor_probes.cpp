@@ -1,12 +1,11 @@
-// RTT probes: K sequential ping/pong exchanges with the target's inbox, minimum kept.
+// RTT echoes: one ping/pong exchange with the target's inbox per ProbeRttCmd. How many, how
+// long to wait for one and what to do after a loss are the core's (rtt_sampler.hpp); the
+// driver reports an echo unanswered at its deadline.
 //
 // The target's adapter echoes a ping by itself, without waking its core (like a kernel answering
 // ICMP or a UDP echo), so a busy or computing process answers as fast as an idle one. The RTT
 // is measured from putting the ping to receiving the pong: both transfers, with whatever else
 // shares their links at the time.
-#include <algorithm>
-#include <limits>
-
 #include "process_actor.hpp"
 
 namespace tsunagi::sim::simgrid {
@@ -17,44 +16,36 @@ constexpr std::uint64_t kProbeSinkBuffer = std::uint64_t{64} << 20;
 
 }  // namespace
 
+// A process that has exited answers no ping, as on ns-3 and realnet: the echo is lost and its
+// deadline says so. Only an endpoint of no process of the run fails at once.
 void ProcessActor::start_rtt_probe(const ProbeRttCmd& cmd) {
-  const int target = world_.table().live_process_at(cmd.to);
+  const int target = world_.find(cmd.to);
   if (target < 0) return rtt_measured(cmd.probe, 0, false);
+  if (world_.exited(target)) return;
   if (world_.route_probes()) {
-    // Read off the route; the prober still spends K round trips of simulated time.
+    // Read off the route; the echo still spends one round trip of simulated time.
     const TimeNs rtt = world_.route_rtt(index_, target, cmd.bytes);
-    arm(TimerKind::RouteProbe, cmd.probe, now() + std::max(1, cmd.samples) * rtt,
-        static_cast<std::uint64_t>(rtt));
+    arm(TimerKind::RouteProbe, cmd.probe, now() + rtt, static_cast<std::uint64_t>(rtt));
     return;
   }
   Probe& probe = probes_[cmd.probe];
   probe.target = target;
-  probe.bytes = cmd.bytes;
-  probe.samples = static_cast<std::uint32_t>(std::max(1, cmd.samples));
-  probe.best = std::numeric_limits<TimeNs>::max();
-  send_ping(cmd.probe, probe);
-}
-
-void ProcessActor::send_ping(std::uint64_t id, Probe& probe) {
+  probe.sample = cmd.sample;
+  probe.sent_at = now();
   Message* ping = world_.pool().take();
   ping->kind = MessageKind::Ping;
-  ping->token = id;
-  ping->sample = probe.done;
-  ping->echo_bytes = probe.bytes;
-  probe.sent_at = now();
-  put(probe.target, ping, probe.bytes, Watch{MessageKind::Ping, probe.target, 0, id, probe.done});
+  ping->token = cmd.probe;
+  ping->sample = cmd.sample;
+  ping->echo_bytes = cmd.bytes;
+  put(target, ping, cmd.bytes, Watch{MessageKind::Ping, target, 0, cmd.probe, cmd.sample});
 }
 
-// The ping reached the target's host; a target that has exited will never answer.
-void ProcessActor::on_ping_put_done(const Watch& what) {
-  if (!world_.exited(what.target)) return;
-  auto it = probes_.find(what.token);
-  if (it == probes_.end() || it->second.target != what.target || it->second.done != what.sample)
-    return;
-  finish_probe(what.token, false);
+void ProcessActor::abandon_rtt_probe(std::uint64_t id) {
+  probes_.erase(id);
 }
 
 void ProcessActor::on_ping(const Message& message) {
+  if (driver_.exited()) return;  // nobody answers: the ping is lost
   Message* pong = world_.pool().take();
   pong->kind = MessageKind::Pong;
   pong->token = message.token;
@@ -65,20 +56,11 @@ void ProcessActor::on_ping(const Message& message) {
 void ProcessActor::on_pong(const Message& message) {
   auto it = probes_.find(message.token);
   if (it == probes_.end()) return;
-  Probe& probe = it->second;
-  // A pong of an earlier probe with the same id, or of a sample already given up on.
-  if (probe.target != message.from || probe.done != message.sample) return;
-  probe.best = std::min(probe.best, now() - probe.sent_at);
-  if (++probe.done < probe.samples)
-    send_ping(message.token, probe);
-  else
-    finish_probe(message.token, true);
-}
-
-void ProcessActor::finish_probe(std::uint64_t id, bool ok) {
-  const TimeNs best = probes_.at(id).best;
-  probes_.erase(id);
-  rtt_measured(id, best, ok);
+  const Probe probe = it->second;
+  // A pong of an earlier probe with the same id.
+  if (probe.target != message.from || probe.sample != message.sample) return;
+  probes_.erase(it);
+  rtt_measured(message.token, now() - probe.sent_at, true);
 }
 
 // A throughput probe is one message of `bytes` to the target's inbox: a flow that shares every

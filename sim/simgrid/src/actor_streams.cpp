@@ -21,7 +21,8 @@
 
 namespace tsunagi::sim::simgrid {
 
-void ProcessActor::connect(const ConnectCmd& cmd) {
+void ProcessActor::open_connection(const ConnectCmd& cmd, const SetWindowCmd* window) {
+  if (window != nullptr) apply_window(*window);
   const int target = world_.find(cmd.to);
   if (target < 0) {
     // A machine of the run answers a port nobody listens on with a reset; an address that is no
@@ -167,11 +168,7 @@ void ProcessActor::close(ConnId id, bool /*refused*/) {
 }
 
 void ProcessActor::close_all() {
-  std::vector<ConnId> ids;
-  ids.reserve(conns_.size());
-  for (const auto& entry : conns_) ids.push_back(entry.first);
-  std::sort(ids.begin(), ids.end());
-  for (ConnId id : ids) close(id);
+  runner::close_each(conns_, [this](ConnId id) { close(id); });
 }
 
 // Sends what the connection has waiting, if nothing of it is in flight.

@@ -54,24 +54,27 @@ TimeNs ProcessActor::now() const {
 }
 
 bool ProcessActor::fire_due_timer() {
-  if (timers_.empty() || timers_.top().at > now()) return false;
-  const Timer timer = timers_.top();
-  timers_.pop();
-  if (timer.kind == TimerKind::Core)
-    deliver(TimerFiredInput{timer.id});
-  else if (timer.kind == TimerKind::RouteProbe)
-    rtt_measured(timer.id, static_cast<TimeNs>(timer.attempt), true);
-  else if (timer.kind == TimerKind::Kill)
-    // [[faults]]: the process dies; its connections close for the peers. Intended by the
-    // scenario, so not a failure of the run.
-    stop(ExitCmd{true, runner::kKilledByFaults}, timer.at);
-  else if (timer.kind == TimerKind::SynRetry)
-    send_syn(timer.id, timer.attempt);
-  else if (timer.kind == TimerKind::Refused)
-    on_refused(timer.id, timer.attempt);
-  else
-    on_syn_give_up(timer.id, timer.attempt);
+  const TimeNs next = next_timer_at();
+  if (next < 0 || next > now()) return false;
+  fire_due_timers();
   return true;
+}
+
+void ProcessActor::on_world_timer(const runner::DueTimer& timer) {
+  switch (static_cast<TimerKind>(timer.kind)) {
+    case TimerKind::RouteProbe:
+      return rtt_measured(timer.id, static_cast<TimeNs>(timer.aux), true);
+    case TimerKind::Kill:
+      // [[faults]]: the process dies; its connections close for the peers. Intended by the
+      // scenario, so not a failure of the run.
+      return stop(ExitCmd{true, runner::kKilledByFaults}, timer.at);
+    case TimerKind::SynRetry:
+      return send_syn(timer.id, timer.aux);
+    case TimerKind::Refused:
+      return on_refused(timer.id, timer.aux);
+    case TimerKind::SynGiveUp:
+      return on_syn_give_up(timer.id, timer.aux);
+  }
 }
 
 // Takes the next completed event, sleeping until there is one or the earliest timer is due.
@@ -94,9 +97,9 @@ void ProcessActor::wait_for_event() {
 // rings nobody; the actor finds its timer due before it sleeps again (run()).
 void ProcessActor::sleep_until_rung() {
   double alarm_at = -1;
-  if (!driver_.exited() && !timers_.empty()) {
+  if (const TimeNs next = next_timer_at(); next >= 0) {
     const double clock = ::simgrid::s4u::Engine::get_clock();
-    alarm_at = clock + std::max(0.0, to_seconds(timers_.top().at) - clock);
+    alarm_at = clock + std::max(0.0, to_seconds(next) - clock);
   }
   if (alarm_ != nullptr && alarm_->get_date() != alarm_at) {
     alarm_->remove();
@@ -134,7 +137,7 @@ void ProcessActor::stop(const ExitCmd& exit, TimeNs at) {
     return entry.second.queue.empty() && (exit.released || world_.exited(entry.second.peer));
   });
   close_all();
-  timers_ = {};
+  drop_timers();
   probes_.clear();
   // A daemon does not keep the run alive: SimGrid ends it when only daemons are left.
   ::simgrid::s4u::Actor::self()->daemonize();

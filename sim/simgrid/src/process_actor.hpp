@@ -15,7 +15,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <queue>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -26,7 +25,7 @@
 #include "completions.hpp"
 #include "message.hpp"
 #include "send_handles.hpp"
-#include "tsunagi/runner/process_driver.hpp"
+#include "tsunagi/runner/driven_process.hpp"
 #include "world.hpp"
 
 namespace tsunagi::sim::simgrid {
@@ -43,13 +42,19 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   // The commands (tsunagi::perform_commands; DrivenProcess does trace and report) and the
   // clock they run by: actor_commands.cpp, actor_streams.cpp, actor_probes.cpp.
   TimeNs now() const;
-  void connect(const ConnectCmd& cmd);
+  // `window`: the core sized the connection before connecting (the driver kept it).
+  void open_connection(const ConnectCmd& cmd, const SetWindowCmd* window);
+  bool has_connection(ConnId id) const { return conns_.count(id) != 0; }
   void send(SendCmd& cmd);
   void step_performed();  // the core's step is over: its frames leave (actor_streams.cpp)
   // Simulated connections hold no descriptor: a refused one closes like any other.
   void close(ConnId conn, bool refused = false);
-  void arm_timer(const ArmTimerCmd& cmd) { arm(TimerKind::Core, cmd.timer, cmd.at); }
+  // The process's timers are the driver's one queue (driven_process.hpp); the actor computes
+  // its alarm from next_timer_at() every time it goes to sleep, so a wake-up needs no call.
+  void wake_at(TimeNs) {}
+  void on_world_timer(const runner::DueTimer& timer);
   void start_rtt_probe(const ProbeRttCmd& cmd);
+  void abandon_rtt_probe(std::uint64_t id);  // its deadline passed (the driver's)
   void start_throughput_probe(const ProbeThroughputCmd& cmd);
   void compute(const ComputeCmd& cmd);
   void exit_process(const ExitCmd& exit) { stop(exit, now()); }
@@ -89,28 +94,16 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   };
 
   // ------------------------------------------------ RTT probes (actor_probes.cpp)
-  struct Probe {
+  struct Probe {  // one echo in flight
     int target = -1;
-    std::uint32_t bytes = 64;
-    std::uint32_t samples = 1;
-    std::uint32_t done = 0;
+    std::uint32_t sample = 0;  // the core's number of the echo, in its ping and pong
     TimeNs sent_at = 0;
-    TimeNs best = 0;
   };
 
-  // SynRetry, SynGiveUp and Refused carry the connection id and Conn::attempt (WAN connects);
-  // Kill is a [[faults]] entry. Only Core timers are the protocol's.
-  enum class TimerKind : std::uint8_t { Core, SynGiveUp, RouteProbe, SynRetry, Refused, Kill };
-  struct Timer {
-    TimeNs at = 0;
-    std::uint64_t seq = 0;  // arming order breaks ties, so equal deadlines fire in order
-    TimerKind kind = TimerKind::Core;
-    std::uint64_t id = 0;
-    std::uint64_t attempt = 0;  // SynGiveUp: the Conn::attempt it belongs to; RouteProbe: the RTT
-    bool operator>(const Timer& other) const {
-      return at != other.at ? at > other.at : seq > other.seq;
-    }
-  };
+  // The world's timers, in the driver's queue beside the core's (arm_world_timer): SynRetry,
+  // SynGiveUp and Refused carry the connection id and Conn::attempt (WAN connects); RouteProbe
+  // an echo read off the route (aux: its RTT); Kill is a [[faults]] entry.
+  enum class TimerKind : std::uint8_t { SynGiveUp, RouteProbe, SynRetry, Refused, Kill };
 
   // process_actor.cpp: the loop
   bool fire_due_timer();
@@ -128,9 +121,11 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   bool put_unmodelled(int target, Message* message, std::uint64_t size, const Watch& what);
   std::uint32_t take_put_slot();
 
-  // actor_commands.cpp: timers of the core and of this adapter, computations
+  // actor_commands.cpp: computations; the world's timers
   void on_exec_done(std::uint64_t id);
-  void arm(TimerKind kind, std::uint64_t id, TimeNs at, std::uint64_t attempt = 0);
+  void arm(TimerKind kind, std::uint64_t id, TimeNs at, std::uint64_t attempt = 0) {
+    arm_world_timer(at, static_cast<std::uint32_t>(kind), id, attempt);
+  }
 
   // actor_streams.cpp
   void close_all();
@@ -150,11 +145,8 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   void send_reset(int target, ConnId peer_conn);
 
   // actor_probes.cpp
-  void send_ping(std::uint64_t id, Probe& probe);
   void on_ping(const Message& message);
   void on_pong(const Message& message);
-  void on_ping_put_done(const Watch& watch);
-  void finish_probe(std::uint64_t id, bool ok);
   void on_bulk_put_done(const Watch& watch);
 
   World& world_;
@@ -190,8 +182,6 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   std::unordered_map<std::uint64_t, RunningExec> execs_;
   std::uint64_t exec_seq_ = 0;
 
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
-  std::uint64_t timer_seq_ = 0;
   // The kernel timer that rings the bell at the earliest deadline, while one is set
   // (sleep_until_rung).
   ::simgrid::kernel::timer::Timer* alarm_ = nullptr;

@@ -42,7 +42,12 @@ enum class GroupMethod { AllPairs, Leaders, Partition };
 enum class DirectoryMode { Full, OnDemand };
 
 struct InferenceConfig {
-  int rtt_samples = 3;          // K probes per peer, the minimum is kept (paper 000 §2.1)
+  int rtt_samples = 3;  // K probes per peer, the minimum is kept (paper 000 §2.1)
+  // One RTT probe is echoes sent one after another until K answered (docs/scenario-format.md):
+  // an echo unanswered after rtt_timeout is lost and sent again; once more than rtt_lost_limit
+  // are lost the probe ends, ok if any answered. Also for window and workload probes.
+  TimeNs rtt_timeout = kNsPerSec;
+  int rtt_lost_limit = 2;
   int rtt_parallel = 1;         // probes a node keeps in flight at once
   double min_jump_ratio = 0.3;  // a cut counts only if RTT grows by at least this fraction
   // Steps of a node's RTT row within this share of the largest one are ties, and the innermost

@@ -50,7 +50,9 @@ struct ConnectFailedInput { ConnId conn = 0; ConnectFailure reason = ConnectFail
 struct ReceivedInput { ConnId conn = 0; Bytes bytes; std::uint64_t filler = 0; };
 struct ClosedInput { ConnId conn = 0; };
 struct TimerFiredInput { std::uint64_t timer = 0; };
-struct RttMeasuredInput { std::uint64_t probe = 0; TimeNs rtt = 0; bool ok = true; };
+// One echo's outcome (ProbeRttCmd): its round trip; or ok = false: `timed_out` when its deadline
+// passed unanswered, else the target is unknown or gone. The core's sampler decides what follows.
+struct RttMeasuredInput { std::uint64_t probe = 0; TimeNs rtt = 0; bool ok = true; bool timed_out = false; };
 struct ComputeDoneInput { std::uint64_t task = 0; };
 // A throughput probe finished: `bytes` reached the target in `elapsed` (from the start of the
 // transfer to the arrival of its last byte). ok = false: the target was unknown or gone.
@@ -80,7 +82,10 @@ struct SendCmd { ConnId conn = 0; Bytes bytes; std::uint64_t filler = 0; };
 // connection at once; others close in order (the peer reads everything sent before the close).
 struct CloseCmd { ConnId conn = 0; bool refused = false; };
 struct ArmTimerCmd { std::uint64_t timer = 0; TimeNs at = 0; };
-struct ProbeRttCmd { std::uint64_t probe = 0; Endpoint to; int samples = 1; std::uint32_t bytes = 64; };
+// One echo of `bytes` to the process at `to`, outside every connection: RttMeasured with its
+// round trip, or timed out at `deadline` (0 = none). How many, how long and what after a loss are
+// the core's decisions (issue 31); `sample` numbers the echoes of one probe (0 first).
+struct ProbeRttCmd { std::uint64_t probe = 0; Endpoint to; std::uint32_t bytes = 64; TimeNs deadline = 0; std::uint32_t sample = 0; };
 // A bulk transfer of `bytes` to the process at `to`, outside every connection the core holds
 // (like iperf). Probes started together really share the links they cross; that sharing is
 // what tree inference measures (paper 000 §2.2).

@@ -29,7 +29,6 @@ struct LaunchOptions {
   // links whose scaled latency is below min_delay get no delay line (a plain veth, ~1 us).
   double latency_scale = kAutoLatencyScale;
   TimeNs min_delay = 1 * kNsPerUs;
-  int rtt_samples_min = 10;            // per RTT probe, at least this many samples (min kept)
   double timeout_s = 600;              // the whole run, from the first process started
   std::vector<std::string> overrides;  // the run's --set list (seed last), given to every daemon
   std::string work_dir;                // daemon logs and event files; created if missing

@@ -3,20 +3,21 @@
 // process table. SimGrid actors, ns-3 process hosts and realnet's Asio processes each hold one
 // ProcessDriver and keep only what their world needs (mailboxes, sockets, timers) themselves.
 //
-// An adapter derives from DrivenProcess<Adapter> (below), which holds the driver and performs
-// what is the same everywhere (trace, report, counting probes). The adapter's public members are
-// the rest of the command set tsunagi::perform_commands calls (connect, send, close, arm_timer,
-// compute, exit_process), start_rtt_probe / start_throughput_probe and `TimeNs now()`; its
-// exit_process ends with ProcessDriver::exit. docs/backend-contract.md lists the whole contract.
+// An adapter derives from DrivenProcess<Adapter> (driven_process.hpp), which holds the driver
+// and performs what is the same everywhere (trace, report, probes, timers, windows). The adapter's
+// public members are the rest of the command set tsunagi::perform_commands calls (connect, send,
+// close, arm_timer, compute, exit_process), start_rtt_probe / start_throughput_probe and `TimeNs
+// now()`; its exit_process ends with ProcessDriver::exit. docs/backend-contract.md lists the whole
+// contract.
 //
 // C++17-clean: the ns-3 backend includes it.
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
-#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -216,76 +217,20 @@ inline bool ProcessDriver::exit(TimeNs now, const ExitCmd& exit) {
   return true;
 }
 
-// Closes every connection in `conns` (a map keyed by ConnId) in id order, through `close`,
-// which may erase entries: what an exiting process does to its connections on every backend.
+// Closes every connection in `conns` (a map keyed by ConnId, ordered or hashed) in id order,
+// through `close`, which may erase entries: what an exiting process does to its connections on
+// every backend.
 template <class ConnMap, class Close>
 void close_each(const ConnMap& conns, Close close) {
   std::vector<ConnId> ids;
   ids.reserve(conns.size());
   for (const auto& entry : conns) ids.push_back(entry.first);
+  std::sort(ids.begin(), ids.end());
   for (ConnId id : ids) close(id);
 }
 
 // A simulator keeps global state (SimGrid's engine, ns-3's defaults and node list), so one run
 // per OS process: the second call with the same `run_function` throws std::logic_error.
 void claim_world_once(const std::string& run_function);
-
-// The base of every backend adapter (CRTP): the driver, and what every backend does alike with
-// a command. tsunagi::perform_commands sees the adapter's public members only.
-template <class Adapter>
-class DrivenProcess {
- public:
-  bool stopped() const { return driver_.exited(); }
-  void trace(const TraceCmd& cmd) { driver_.trace(adapter().now(), cmd); }
-  void report(const ReportCmd& cmd) { driver_.report(adapter().now(), cmd); }
-  // Probes are counted for result.json (backend_counts) and kept one per id the same way
-  // everywhere: a second probe under an id in flight, or a throughput probe of no bytes, fails
-  // at once. The adapter measures the rest (start_rtt_probe, start_throughput_probe) and ends
-  // each with rtt_measured / throughput_measured.
-  void probe_rtt(const ProbeRttCmd& cmd) {
-    driver_.table().count("inference.rtt_probes");
-    if (!rtt_in_flight_.insert(cmd.probe).second) {
-      deliver(RttMeasuredInput{cmd.probe, 0, false});
-      return;
-    }
-    adapter().start_rtt_probe(cmd);
-  }
-  void probe_throughput(const ProbeThroughputCmd& cmd) {
-    driver_.table().count("inference.throughput_probes");
-    if (cmd.bytes == 0 || !throughput_in_flight_.insert(cmd.probe).second) {
-      deliver(ThroughputMeasuredInput{cmd.probe, cmd.bytes, 0, false});
-      return;
-    }
-    adapter().start_throughput_probe(cmd);
-  }
-  // Socket buffers the core chose for a connection (protocol.window, issue 15): counted for
-  // result.json, then sized by the adapter (apply_window) as its world can.
-  void set_window(const SetWindowCmd& cmd) {
-    driver_.table().count("windows.set");
-    adapter().apply_window(cmd);
-  }
-
- protected:
-  DrivenProcess(ProcessTable& table, int index, std::unique_ptr<Process> core)
-      : driver_(table, index, std::move(core)) {}
-  void deliver(InputEvent event) { driver_.deliver(adapter(), std::move(event)); }
-  // The end of a probe the adapter started: its best round trip (ignored unless ok), or the
-  // time its `bytes` took. A second end of the same probe is dropped.
-  void rtt_measured(std::uint64_t probe, TimeNs best, bool ok) {
-    if (rtt_in_flight_.erase(probe) == 0) return;
-    deliver(RttMeasuredInput{probe, ok ? best : 0, ok});
-  }
-  void throughput_measured(std::uint64_t probe, std::uint64_t bytes, TimeNs elapsed, bool ok) {
-    if (throughput_in_flight_.erase(probe) == 0) return;
-    deliver(ThroughputMeasuredInput{probe, bytes, elapsed, ok});
-  }
-
-  ProcessDriver driver_;
-
- private:
-  Adapter& adapter() { return static_cast<Adapter&>(*this); }
-  std::set<std::uint64_t> rtt_in_flight_;
-  std::set<std::uint64_t> throughput_in_flight_;
-};
 
 }  // namespace tsunagi::runner
