@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Auto windows on long links (issue 32): the rate every pair of a 3-site WAN reaches with the
 window the core chose, as a fraction of the 1 Gbit/s link.
 

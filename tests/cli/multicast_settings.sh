@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The multicast's segment settings take effect (issue 32, docs/multicast.md "Segments"):
 # `pipeline_min_bytes` moves where `auto` takes the pipeline, and `segment_bytes` changes how the
-# seed and the chain are cut: 2 MB in 16 KiB segments along a 16-member chain beats the same
-# 2 MB in two 1 MiB segments (simulated times, SimGrid, deterministic).
+# seed and the chain are cut: 3 MB in 16 KiB segments along a 16-member chain beats the same
+# 3 MB in three 1 MiB segments (simulated times, SimGrid, deterministic).
 source "$(dirname "$0")/lib.sh"
 run() {  # OUT [--set ...]
   local out=$1
   shift
   "$TSUNAGI" run "$SRC/scenarios/teaching/two-level-32.toml" --out "$WORK/$out" --quiet \
     --set workload.kind=multicast --set workload.multicast.repeats=1 \
-    --set "workload.multicast.group_sizes=[16]" --set "workload.multicast.sizes=[2000000]" "$@" \
+    --set "workload.multicast.group_sizes=[16]" --set "workload.multicast.sizes=[3000000]" "$@" \
     >/dev/null || fail "$out: the multicast run did not end ok"
 }
 run auto_default --set 'workload.multicast.algorithms=["auto"]'

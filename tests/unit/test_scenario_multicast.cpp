@@ -50,9 +50,11 @@ interval = "5ms"
   CHECK(m.binomial_max_bytes == 8192);
   CHECK(m.pipeline_min_bytes == 2097152);
   CHECK(m.segment_bytes == 0);
-  const Scenario set = load_scenario_string(
-      kHead + "algorithms = \"pipeline\"\nsegment_bytes = 16384\npipeline_min_bytes = 0\n",
-      "m.toml");
+  const Scenario set =
+      load_scenario_string(kHead +
+                               "algorithms = \"pipeline\"\ngroup_sizes = [2, 8]\nsegment_bytes = "
+                               "16384\npipeline_min_bytes = 0\n",
+                           "m.toml");
   CHECK(set.protocol.workload.multicast.segment_bytes == 16384);
   CHECK(set.protocol.workload.multicast.pipeline_min_bytes == 0);
 }
