@@ -37,6 +37,7 @@ recipes=(
   "concurrent_connect.png|$py validation/ssock/concurrent_connect.py --update"
   "connectivity.png|$py validation/ssock/connectivity_matrix.py --update"
   "pingpong.png|$py validation/ssock/pingpong.py --update"
+  "fig34_supersinet.png|$py validation/supersinet/table5.py --backends simgrid,ns3 --update"
   "ablation.png|cmake --build \$build --target lmmc_ablation && \$build/validation/lmmc/lmmc_ablation \$scratch/ablation.csv && $py validation/lmmc/plot_ablation.py \$scratch/ablation.csv \$figures/ablation.png"
   "ablation-sim.png|$py validation/lmmc/sim_ablation.py --build \$build --out \$scratch -j 2 && cp \$scratch/ablation-sim.csv validation/lmmc/ && cp \$scratch/ablation-sim.png \$figures/"
   "fig910.png|$py validation/lmmc/fig910.py --build \$build --out \$scratch --repeats 20 --copies 8 && cp \$scratch/fig910.csv validation/lmmc/ && cp \$scratch/fig910.png \$figures/"

@@ -10,7 +10,8 @@ cd "$SRC"
 drivers=(validation/kaneda/fig4_rtt.py validation/kaneda/fig5_intsort.py
          validation/kaneda/fig5_costs.py validation/multicast/fig8_fig9.py
          validation/ssock/concurrent_connect.py validation/ssock/connectivity_matrix.py
-         validation/ssock/pingpong.py tools/bench.py tools/bench_multicast.py)
+         validation/ssock/pingpong.py validation/supersinet/table5.py tools/bench.py
+         tools/bench_multicast.py)
 for script in $(git ls-files 'validation/*.py' 'tools/*.py' 2>/dev/null ||
                 find validation tools -name '*.py'); do
   first=$(head -1 "$script")
