@@ -32,14 +32,14 @@ def load_average():
         return float(f.read().split()[0])
 
 
-def run_into(log, cmd):
+def run_into(log, cmd, timeout=None):
     """measured_run_cpu with the run's summary (its stdout) written to `log`, so that the
     table stays readable."""
     sys.stdout.flush()
     saved = os.dup(1)
     os.dup2(log.fileno(), 1)
     try:
-        return measured_run_cpu(cmd)
+        return measured_run_cpu(cmd, timeout)
     finally:
         os.dup2(saved, 1)
         os.close(saved)
