@@ -111,7 +111,8 @@ def main():
     tsunagi = os.environ.get("TSUNAGI", os.path.join(ROOT, "build", "app", "tsunagi"))
     out = args.out or tempfile.mkdtemp(prefix="tsunagi-small-ns3.")
     print(f"output in {out}", file=sys.stderr)
-    print("| scenario | compare flows→dated, baseline→new | phase | SimGrid, every message a flow "
+    compared = "flows→dated, baseline→new" if args.baseline else "flows→dated"
+    print(f"| scenario | compare {compared} | phase | SimGrid, every message a flow "
           "| SimGrid, small dated (default) | dated vs flows | ns-3 | flows vs ns-3 "
           "| dated vs ns-3 |")
     print("|---|---|---|---|---|---|---|---|---|")
