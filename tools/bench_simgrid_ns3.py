@@ -2,14 +2,15 @@
 """Benchmark (issue 34): the same scenario on SimGrid (flow level) and ns-3 (packet level), at
 default settings, one run after the other from the same binary:
 
-  tsunagi run scenarios/bench/switched-1k.toml --backend simgrid --quiet --out OUT/simgrid
-  tsunagi run scenarios/bench/switched-1k.toml --backend ns3     --quiet --out OUT/ns3
+  tsunagi run scenarios/bench/switched-1k.toml --backend simgrid --quiet --out OUT/simgrid-0
+  tsunagi run scenarios/bench/switched-1k.toml --backend ns3     --quiet --out OUT/ns3-0
 
-Prints, per run (its summary goes to OUT/<backend>-<repeat>/summary.txt), the CPU time (user + system of the run's own process: on a shared machine the
+Prints, per run, the CPU time (user + system of the run's own process: on a shared machine the
 wall time grows with the load, the CPU time much less), wall time, peak RSS, the 1-minute load
 average before the run, the simulated end and whether the run ended ok; then the ratio of ns-3's
 CPU time to SimGrid's (issue 34's acceptance: at least 5 at default settings). A flow-level
-simulator should be many times faster than a packet-level one: the ratio is how many.
+simulator should be many times faster than a packet-level one: the ratio is how many. Each
+run's own summary goes to its OUT/<backend>-<repeat>/summary.txt.
 
 Usage: tools/bench_simgrid_ns3.py [--scenario FILE] [--set KEY=VALUE ...] [--repeat N]
                                   [--backends simgrid,ns3] [--out DIR] [--min-ratio R]
