@@ -31,6 +31,11 @@ struct ToyRecord {
   TraceCmd trace;
 };
 
+struct ToyWindow {
+  std::string proc;
+  SetWindowCmd window;
+};
+
 class ToyWorld {
  public:
   // switch_of[r] = switch of rank r; host_of[r] = host of rank r.
@@ -46,6 +51,7 @@ class ToyWorld {
   std::vector<ToyRecord> traces;
   std::map<std::string, std::vector<nlohmann::json>> reports;  // key -> values
   std::vector<std::string> failures;
+  std::vector<ToyWindow> windows;  // every buffer setting a core gave, in order
   std::uint64_t probes = 0;
   TimeNs now = 0;
   // Optional: corrupt or drop frames for fault tests (return false to drop).
@@ -66,7 +72,7 @@ class ToyWorld {
 
   TimeNs one_way(int a, int b, std::uint64_t bytes) const;
   void schedule(TimeNs at, int proc, InputEvent ev);
-  void perform(int proc, Command cmd);
+  struct Performer;  // toy_world.cpp: one member per command kind
   int proc_of(const Endpoint& e) const;
   std::string label(int proc) const;
   int site_of(int proc) const;

@@ -4,46 +4,8 @@
 #include "wire/rank_checks.hpp"
 
 namespace tsunagi {
-namespace {
-constexpr const char* kClosedUnproven = "closed before proving the run's secret";
-}  // namespace
-
 std::unique_ptr<Process> make_node() {
   return std::make_unique<Node>();
-}
-
-void Node::handle(Input& input) {
-  now_ = input.now;
-  if (phase_ == Phase::Exited) return;
-  std::visit(
-      [this](const auto& ev) {
-        using T = std::decay_t<decltype(ev)>;
-        if constexpr (std::is_same_v<T, StartedInput>)
-          on_started(ev);
-        else if constexpr (std::is_same_v<T, ConnectedInput>)
-          on_connected(ev.conn);
-        else if constexpr (std::is_same_v<T, AcceptedInput>)
-          on_accepted(ev.conn);
-        else if constexpr (std::is_same_v<T, ConnectFailedInput>)
-          on_connect_failed(ev);
-        else if constexpr (std::is_same_v<T, ReceivedInput>)
-          on_received(ev);
-        else if constexpr (std::is_same_v<T, ClosedInput>)
-          on_closed(ev.conn);
-        else if constexpr (std::is_same_v<T, TimerFiredInput>)
-          on_timer(ev.timer);
-        else if constexpr (std::is_same_v<T, RttMeasuredInput>)
-          take_echo_step(rtt_sampler_.on_echo(ev, now_));
-        else if constexpr (std::is_same_v<T, ThroughputMeasuredInput>) {
-          if (ev.probe & kWindowProbeBit) return on_window_throughput(ev);
-          if (ev.probe & kWorkloadProbeBit) return on_workload_throughput(ev);
-          on_throughput(ev);
-        } else if constexpr (std::is_same_v<T, ComputeDoneInput>) {
-          if (ev.task == kCpuTaskBit) return on_cpu_done();
-          if (workload_) workload_->on_compute_done(*this, ev.task);
-        }
-      },
-      input.event);
 }
 
 void Node::on_started(const StartedInput& in) {
@@ -54,97 +16,77 @@ void Node::on_started(const StartedInput& in) {
   config_ = in.config;
   key_ = auth::RunKey(in.secret, in.nonce_seed);
   n_ = config_->processes;
-  shortcuts_ = ShortcutCache(config_->overlay.shortcut_capacity);
-  rtt_sampler_.set_policy({config_->inference.rtt_timeout, config_->inference.rtt_lost_limit});
+  shortcuts_.cache_ = ShortcutCache(config_->overlay.shortcut_capacity);
+  inference_.rtt_sampler_.set_policy(
+      {config_->inference.rtt_timeout, config_->inference.rtt_lost_limit});
   phase_ = Phase::Registering;
-  rendezvous_at_ = in.rendezvous;
-  started_at_ = now_;
+  registration_.start(in.rendezvous, now_);
   connect_to_rendezvous();
 }
 
 ConnId Node::open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose purpose) {
-  ConnId id = next_conn_++;
-  Conn& c = conns_[id];
-  c.peer = peer;
-  c.purpose = purpose;
-  c.outgoing = true;
-  // Window scaling is agreed in the handshake: the buffers are sized before the connect.
-  if (purpose == wire::ConnPurpose::Static || purpose == wire::ConnPurpose::Shortcut)
-    size_window(id, peer);
-  auth::begin_initiator(c.auth, key_);
-  emit(ConnectCmd{id, to});
-  if (auto timer = connect_deadlines_.add(id, now_ + config_->overlay.connect_timeout))
-    emit(*timer);
+  const ConnId id =
+      open_outgoing(to, config_->overlay.connect_timeout, [&](ConnId opened, Conn& c) {
+        c.peer = peer;
+        c.purpose = purpose;
+        // Window scaling is agreed in the handshake: the buffers are sized before the connect.
+        if (purpose == wire::ConnPurpose::Static || purpose == wire::ConnPurpose::Shortcut)
+          windows_.size_window(opened, peer);
+      });
   // The hello is queued like any frame and goes out first once connected.
   send_frame(id, wire::make_hello({rank_, purpose}));
   return id;
 }
 
-void Node::send_frame(ConnId id, const wire::Frame& frame) {
-  auto it = conns_.find(id);
-  if (it == conns_.end()) return;
-  for (SendCmd& cmd : wire::send_or_queue(it->second, id, frame, key_)) emit(std::move(cmd));
+// Connects are paced by TCP (the next static connect may start); the peer is up only once it
+// has proven the run's secret, which it must do by the initiator's handshake deadline.
+void Node::connect_made(const Conn& c) {
+  overlay_.static_connect_settled(c);
 }
 
-void Node::on_connected(ConnId id) {
-  auto it = conns_.find(id);
-  if (it == conns_.end()) return;
-  Conn& c = it->second;
-  connect_deadlines_.settle(id);
-  for (SendCmd& cmd : wire::mark_connected(c)) emit(std::move(cmd));
-  // Connects are paced by TCP (the next static connect may start); the peer is up only once it
-  // has proven the run's secret, which it must do by the initiator's handshake deadline.
-  static_connect_settled(c);
-  if (c.auth.open()) return on_outgoing_open(id);  // the run does not authenticate
-  if (auto timer = connect_deadlines_.add(id, now_ + wire::kInitiatorHandshakeTimeout))
-    emit(*timer);
+void Node::handshake_timed_out(const Conn& c) {
+  trace("handshake_timed_out", {{"peer", c.peer}});
 }
 
 // An outgoing connection is up: connected, and its acceptor proved the run's secret. Before
 // issue 29 static peers, shortcuts and relays counted as up at the TCP connect, so a silent
 // listener on a peer's port passed for the peer.
 void Node::on_outgoing_open(ConnId id) {
-  connect_deadlines_.settle(id);
+  deadlines_.settle(id);
   Conn& c = conns_.at(id);
-  if (c.purpose == wire::ConnPurpose::Static) static_peer_up(c.peer, id);
-  if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_up(c.peer, id, true);
-  if (c.purpose == wire::ConnPurpose::Relay) relay_up(id);
-  if (c.purpose == wire::ConnPurpose::Collect) collect_conn_open(c.peer);
+  if (c.purpose == wire::ConnPurpose::Static) overlay_.static_peer_up(c.peer, id);
+  if (c.purpose == wire::ConnPurpose::Shortcut) shortcuts_.shortcut_up(c.peer, id, true);
+  if (c.purpose == wire::ConnPurpose::Relay) relay_.relay_up(id);
+  if (c.purpose == wire::ConnPurpose::Collect) collecting_.collect_conn_open(c.peer);
 }
 
-// Besides the connect deadlines, only workloads arm timers.
+// Besides the connect deadlines (role_connections.hpp), only registration and workloads arm
+// timers.
 void Node::on_timer(std::uint64_t timer) {
-  if (timer == kRegisterRetryTimer) return connect_to_rendezvous();
-  if (wire::ConnectDeadlines::is_deadline_timer(timer)) {
-    const auto give_up = [this](ConnId id) {
-      const Conn& c = conns_.at(id);
-      const bool silent = c.up;  // connected: the acceptor never proved the secret
-      if (silent) trace("handshake_timed_out", {{"peer", c.peer}});
-      emit(CloseCmd{id, silent});
-      on_connect_failed({id, ConnectFailure::TimedOut}, silent ? wire::kSilentAcceptorReason : "");
-    };
-    const auto unproven = [this](ConnId id) { reject(id, wire::kUnprovenReason); };
-    if (auto next = connect_deadlines_.expire(timer, now_, conns_, give_up, unproven)) emit(*next);
-    return;
-  }
+  if (timer == RegistrationRetry::kTimer) return connect_to_rendezvous();
   if (workload_) workload_->on_timer(*this, timer);
 }
 
-void Node::on_accepted(ConnId id) {
-  Conn& c = conns_[id];
-  c.outgoing = false;
-  if (auto challenge = auth::begin_acceptor(c.auth, key_))
-    emit(SendCmd{id, wire::encode(*challenge), 0});
-  if (auto timer = wire::watch_handshake(connect_deadlines_, key_, id, now_)) emit(*timer);
+void Node::on_rtt_measured(const RttMeasuredInput& in) {
+  inference_.take_echo_step(inference_.rtt_sampler_.on_echo(in, now_));
+}
+
+void Node::on_throughput_measured(const ThroughputMeasuredInput& in) {
+  if (in.probe & kWindowProbeBit) return windows_.on_window_throughput(in);
+  if (in.probe & kWorkloadProbeBit) return on_workload_throughput(in);
+  inference_.on_throughput(in);
+}
+
+void Node::on_compute_done(const ComputeDoneInput& in) {
+  if (in.task == CpuQueue::kCpuTaskBit) return cpu_.on_cpu_done();
+  if (workload_) workload_->on_compute_done(*this, in.task);
 }
 
 void Node::on_connect_failed(const ConnectFailedInput& in, const std::string& why) {
-  connect_deadlines_.settle(in.conn);
-  auto it = conns_.find(in.conn);
-  if (it == conns_.end()) return;
-  Conn c = std::move(it->second);
-  conns_.erase(it);
-  release_window(c);
+  std::optional<Conn> taken = take_failed(in.conn);
+  if (!taken) return;
+  Conn c = std::move(*taken);
+  windows_.release_window(c);
   static const char* reasons[] = {"refused", "timed_out", "unreachable"};
   trace("connect_failed", {{"peer", c.peer}, {"reason", reasons[static_cast<int>(in.reason)]}});
   if (in.conn == rendezvous_conn_) {
@@ -158,19 +100,13 @@ void Node::on_connect_failed(const ConnectFailedInput& in, const std::string& wh
   if (c.purpose == wire::ConnPurpose::Static) {
     // Only we connect (the lower rank): the peer would wait for us forever. Direct: it tries too.
     if (!direct_routing()) send_frame(rendezvous_conn_, wire::make_peer_unreachable(rank_, c.peer));
-    static_peer_failed(c.peer);
-    if (!c.up) static_connect_settled(c);  // a connected one was settled at its connect
+    overlay_.static_peer_failed(c.peer);
+    if (!c.up) overlay_.static_connect_settled(c);  // a connected one was settled at its connect
   }
-  if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_pending_.erase(c.peer);
-  if (c.purpose == wire::ConnPurpose::Relay) relay_gone(in.conn, "relay_attach_failed");
+  if (c.purpose == wire::ConnPurpose::Shortcut) shortcuts_.shortcut_pending_.erase(c.peer);
+  if (c.purpose == wire::ConnPurpose::Relay) relay_.relay_gone(in.conn, "relay_attach_failed");
   if (c.purpose == wire::ConnPurpose::Collect && c.outgoing)
-    collector_failed(c.peer, why.empty() ? reasons[static_cast<int>(in.reason)] : why);
-}
-
-void Node::on_received(ReceivedInput in) {
-  auto bad = wire::drain_frames(conns_, in,
-                                [this](ConnId id, wire::Frame f) { on_frame(id, std::move(f)); });
-  if (bad) reject(in.conn, *bad);
+    collecting_.collector_failed(c.peer, why.empty() ? reasons[static_cast<int>(in.reason)] : why);
 }
 
 void Node::reject(ConnId id, const std::string& reason) {
@@ -178,37 +114,23 @@ void Node::reject(ConnId id, const std::string& reason) {
   auto it = conns_.find(id);
   Rank peer = it == conns_.end() ? kNoRank : it->second.peer;
   trace("frame_rejected", {{"peer", peer}, {"reason", reason}});
-  const bool unproven = it != conns_.end() && !it->second.auth.open();
-  if (unproven && it->second.outgoing) {
-    // Our own connection, to something that is not of the run: the peer was never up, so this
-    // is a failed connect (reported, routed around), not a lost link.
-    emit(CloseCmd{id, true});
-    return on_connect_failed({id, ConnectFailure::Refused}, reason);
-  }
-  // Closing looks the same to us as the peer closing: reuse that path, then tell the backend.
-  on_closed(id);
-  emit(CloseCmd{id, unproven});
+  drop(id, reason);
 }
 
 void Node::on_frame(ConnId id, wire::Frame frame) {
   using wire::FrameType;
+  if (!admit(id, frame)) return;
   Conn& c = conns_.at(id);
-  const bool opening = c.outgoing && !c.auth.open();
-  wire::Admitted admitted = wire::admit(c, id, frame, key_);
-  for (SendCmd& cmd : admitted.send) emit(std::move(cmd));
-  if (admitted.reject) return reject(id, *admitted.reject);
-  // The acceptor's proof checked out. That frame (auth_accept) is the handshake's, never the
-  // role's; opening may retire the connection (a duplicate shortcut), so nothing follows.
-  if (opening && c.auth.open()) return on_outgoing_open(id);
-  if (!admitted.deliver) return;
   if (frame.type == FrameType::Hello) return on_hello(id, frame);
   if (!c.up) return reject(id, "frame before hello");
-  if (auto why = refusal(id, c, frame)) return reject(id, *why);
+  const FrameSource source{id == rendezvous_conn_,
+                           relay_.relay_conn_ != 0 && id == relay_.relay_conn_, n_};
+  if (auto why = node_refusal(source, c, frame)) return reject(id, *why);
   switch (frame.type) {
     case FrameType::Directory: {
       auto msg = wire::read_directory(frame);
       if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      return on_directory(std::get<wire::DirectoryMsg>(std::move(msg)));
+      return inference_.on_directory(std::get<wire::DirectoryMsg>(std::move(msg)));
     }
     case FrameType::GroupsMsg: {
       auto msg = wire::read_groups(frame);
@@ -216,13 +138,13 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
       auto& body = std::get<wire::GroupsMsgBody>(msg);
       for (const auto& group : body.groups)
         if (auto why = wire::unknown_rank_in(group, n_, "group member")) return reject(id, *why);
-      if (auto why = placement_refusal(body)) return reject(id, *why);
-      return on_groups(std::move(body));
+      if (auto why = overlay_.placement_refusal(body)) return reject(id, *why);
+      return overlay_.on_groups(std::move(body));
     }
     case FrameType::ProbeOrder: {
       auto msg = wire::read_probe_order(frame);
       if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      return on_probe_order(std::get<wire::ProbeOrderMsg>(msg));
+      return inference_.on_probe_order(std::get<wire::ProbeOrderMsg>(msg));
     }
     case FrameType::RttOrder: {
       auto msg = wire::read_rtt_order(frame);
@@ -230,21 +152,21 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
       auto& order = std::get<wire::RttOrderMsg>(msg);
       if (auto why = wire::unknown_rank_in(order.targets, n_, "rtt order target"))
         return reject(id, *why);
-      return on_rtt_order(std::move(order), id);
+      return inference_.on_rtt_order(std::move(order), id);
     }
     case FrameType::RttColumn: {
       auto msg = wire::read_rtt_column(frame);
       if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
       const auto& column = std::get<wire::RttColumnMsg>(msg);
       if (auto why = wire::unknown_rank_in(column.peers, n_, "measured")) return reject(id, *why);
-      return on_collect_answer(c.peer, column);
+      return collecting_.on_collect_answer(c.peer, column);
     }
     case FrameType::WindowOrder: {
       auto msg = wire::read_window_order(frame);
       if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
       const auto& order = std::get<wire::WindowOrderMsg>(msg);
       if (auto why = wire::unknown_rank_in(order.ranks, n_, "window rank")) return reject(id, *why);
-      return on_window_order(order);
+      return collecting_.on_window_order(order);
     }
     case FrameType::EndpointReply: {
       auto msg = wire::read_endpoint_reply(frame);
@@ -255,26 +177,26 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
       return on_endpoint_reply(reply);
     }
     case FrameType::RouteRound:
-      return on_route_round(c.peer, frame);
+      return overlay_.on_route_round(c.peer, frame);
     case FrameType::Data:
-      if (c.purpose == wire::ConnPurpose::Shortcut) touch_shortcut(c.peer, id);
-      return on_data(std::move(frame));
+      if (c.purpose == wire::ConnPurpose::Shortcut) shortcuts_.touch_shortcut(c.peer, id);
+      return messaging_.on_data(std::move(frame));
     case FrameType::RelayList:
-      return on_relay_list(id, frame);
+      return relay_.on_relay_list(id, frame);
     case FrameType::Undeliverable:
-      return on_undeliverable_notice(frame);
+      return relay_.on_undeliverable_notice(frame);
     case FrameType::Start:
       return on_start();
     case FrameType::PeerUnreachable:
       // The peer's connect to us failed: stop waiting for it; routes go around.
-      if (!static_conns_.count(frame.src)) static_peer_failed(frame.src);
+      if (!overlay_.static_conns_.count(frame.src)) overlay_.static_peer_failed(frame.src);
       return;
     case FrameType::Shutdown:
       return on_shutdown();
     case FrameType::Release:
       return on_release();
     case FrameType::Goodbye:
-      return on_goodbye(id, wire::goodbye_reason(frame));
+      return shortcuts_.on_goodbye(id, wire::goodbye_reason(frame));
     default:
       return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
   }
@@ -297,9 +219,9 @@ void Node::on_hello(ConnId id, const wire::Frame& frame) {
   c.purpose = hello.purpose;
   c.up = true;
   if (c.purpose == wire::ConnPurpose::Static || c.purpose == wire::ConnPurpose::Shortcut)
-    size_window(id, c.peer);
-  if (c.purpose == wire::ConnPurpose::Static) static_peer_up(c.peer, id);
-  if (c.purpose == wire::ConnPurpose::Shortcut) shortcut_up(c.peer, id, false);
+    windows_.size_window(id, c.peer);
+  if (c.purpose == wire::ConnPurpose::Static) overlay_.static_peer_up(c.peer, id);
+  if (c.purpose == wire::ConnPurpose::Shortcut) shortcuts_.shortcut_up(c.peer, id, false);
 }
 
 void Node::close_connection(ConnId id) {
@@ -311,40 +233,35 @@ void Node::close_connection(ConnId id) {
 }
 
 void Node::on_closed(ConnId id) {
+  // Leaving: peers leave as they get their release, nothing to decide.
+  if (closed_settled(id, phase_ == Phase::Leaving)) return;
   auto it = conns_.find(id);
-  if (it == conns_.end()) return;
-  if (phase_ == Phase::Leaving) {  // peers leave as they get their release: nothing to decide
-    conns_.erase(it);
-    return;
-  }
-  // Ours, closed before the acceptor proved itself: it never was up, the connect failed.
-  if (it->second.outgoing && !it->second.auth.open())
-    return on_connect_failed({id, ConnectFailure::Refused}, kClosedUnproven);
   Rank peer = it->second.peer;
   auto purpose = it->second.purpose;
   forget_counts(it->second);
   conns_.erase(it);
-  if (purpose == wire::ConnPurpose::Relay) return relay_gone(id, "relay_lost");
+  if (purpose == wire::ConnPurpose::Relay) return relay_.relay_gone(id, "relay_lost");
   if (purpose == wire::ConnPurpose::Collect) {
     // Ours: a leader gone before its row came; theirs: the collector is done with us.
-    const auto ours = collect_conns_.find(peer);
-    if (ours != collect_conns_.end() && ours->second == id) collector_failed(peer, "closed");
+    const auto ours = collecting_.collect_conns_.find(peer);
+    if (ours != collecting_.collect_conns_.end() && ours->second == id)
+      collecting_.collector_failed(peer, "closed");
     return;
   }
   if (purpose == wire::ConnPurpose::Shortcut) {
-    auto held = shortcuts_.find(peer);
+    auto held = shortcuts_.cache_.find(peer);
     if (held && *held == id) {
-      shortcuts_.erase(peer);
+      shortcuts_.cache_.erase(peer);
       trace("shortcut_lost", {{"peer", peer}});
     }
   } else if (purpose == wire::ConnPurpose::Static) {
-    static_conns_.erase(peer);
+    overlay_.static_conns_.erase(peer);
     trace("static_connection_lost", {{"peer", peer}});
-    if (routes_) {
-      routes_->drop_neighbor(peer);
-      pump_routing();
+    if (overlay_.routes_) {
+      overlay_.routes_->drop_neighbor(peer);
+      overlay_.pump_routing();
     } else {
-      static_peer_failed(peer);
+      overlay_.static_peer_failed(peer);
     }
   }
 }
@@ -356,11 +273,11 @@ void Node::count_open(ConnId id) {
   ++counters_.open_data_connections;
   counters_.max_data_connections =
       std::max(counters_.max_data_connections, counters_.open_data_connections);
-  if (config_->costs.connect > 0) charge(CpuJob::Kind::Pay, config_->costs.connect);
+  if (config_->costs.connect > 0) cpu_.charge(CpuQueue::CpuJob::Kind::Pay, config_->costs.connect);
 }
 
 void Node::forget_counts(Conn& c) {
-  release_window(c);
+  windows_.release_window(c);
   if (c.counted) --counters_.open_data_connections;
   if (c.closing) --counters_.closing_connections;
 }

@@ -10,7 +10,9 @@
 // frames come from the overlay's peers and from the relay the node attached to, never from the
 // rendezvous. Anything else is refused with a reason (frame_rejected) and its connection closed
 // (docs/security.md, "Hostile input").
-#include "node/node.hpp"
+#include "node/node_admission.hpp"
+
+#include "tsunagi/model/wire.hpp"
 #include "wire/rank_checks.hpp"
 
 namespace tsunagi {
@@ -23,11 +25,13 @@ std::string only_from(const wire::Frame& frame, const char* who) {
 
 }  // namespace
 
-std::optional<std::string> Node::refusal(ConnId id, const Conn& c, const wire::Frame& frame) const {
+std::optional<std::string> node_refusal(const FrameSource& source, const NodeConn& c,
+                                        const wire::Frame& frame) {
   using wire::FrameType;
   using wire::unknown_rank;
-  const bool from_rendezvous = id == rendezvous_conn_;
-  const bool from_relay = relay_conn_ != 0 && id == relay_conn_;
+  const bool from_rendezvous = source.rendezvous;
+  const bool from_relay = source.relay;
+  const int n = source.processes;
   const bool from_peer =
       c.purpose == wire::ConnPurpose::Static || c.purpose == wire::ConnPurpose::Shortcut;
   // A window's collector (node_collector.cpp) connected to us to order RTTs; we answer there.
@@ -56,7 +60,7 @@ std::optional<std::string> Node::refusal(ConnId id, const Conn& c, const wire::F
     case FrameType::PeerUnreachable:
       // The rendezvous passes on the source's own report; the source must exist.
       if (!from_rendezvous) return only_from(frame, "the rendezvous");
-      return unknown_rank(frame.src, n_, "peer_unreachable source");
+      return unknown_rank(frame.src, n, "peer_unreachable source");
     case FrameType::RouteRound:
       if (c.purpose != wire::ConnPurpose::Static) return only_from(frame, "static neighbours");
       return std::nullopt;
@@ -66,14 +70,14 @@ std::optional<std::string> Node::refusal(ConnId id, const Conn& c, const wire::F
     case FrameType::Data:
       // Routes, shortcuts and workloads are indexed by these ranks.
       if (!from_peer && !from_relay) return only_from(frame, "peers and the relay");
-      if (auto why = unknown_rank(frame.src, n_, "data source")) return why;
-      return unknown_rank(frame.dst, n_, "data destination");
+      if (auto why = unknown_rank(frame.src, n, "data source")) return why;
+      return unknown_rank(frame.dst, n, "data destination");
     case FrameType::Undeliverable:
       // From the relay, or passed on by a static neighbour of the site.
       if (!from_relay && c.purpose != wire::ConnPurpose::Static)
         return only_from(frame, "the relay");
-      if (auto why = unknown_rank(frame.src, n_, "undeliverable source")) return why;
-      return unknown_rank(frame.dst, n_, "undeliverable destination");
+      if (auto why = unknown_rank(frame.src, n, "undeliverable source")) return why;
+      return unknown_rank(frame.dst, n, "undeliverable destination");
     default:
       return std::string("unexpected ") + wire::to_string(frame.type) + " frame";
   }

@@ -12,16 +12,17 @@
 
 namespace tsunagi {
 
-void Node::on_window_order(const wire::WindowOrderMsg& msg) {
-  if (collector_ || phase_ != Phase::AwaitGroups || msg.ranks.empty() || msg.ranks[0] != rank_) {
-    trace("window_order_refused", {{"ranks", msg.ranks.size()}});
+void NodeCollector::on_window_order(const wire::WindowOrderMsg& msg) {
+  if (collector_ || node_.phase_ != Node::Phase::AwaitGroups || msg.ranks.empty() ||
+      msg.ranks[0] != node_.rank_) {
+    node_.trace("window_order_refused", {{"ranks", msg.ranks.size()}});
     return;
   }
   std::vector<Rank> measuring;
   for (std::size_t i = 0; i < msg.ranks.size(); ++i)
     if (msg.rep_offsets[i] == 0) measuring.push_back(msg.ranks[i]);
-  endpoints_.learn(measuring, msg.endpoints);
-  collector_ = std::make_unique<PartitionCollector>(msg, config_->inference);
+  node_.endpoints_.learn(measuring, msg.endpoints);
+  collector_ = std::make_unique<PartitionCollector>(msg, node_.config_->inference);
   pump_collector();
 }
 
@@ -35,68 +36,70 @@ void Node::on_window_order(const wire::WindowOrderMsg& msg) {
 // answers at once; when every leader of the wave has answered, the bulk has crossed the link,
 // and the orders themselves (a few bytes: the targets as runs) go out together. What still
 // crosses the collector's link while leaders probe is the columns of leaders done first.
-void Node::pump_collector() {
+void NodeCollector::pump_collector() {
   for (PartitionCollector::Order& order : collector_->take_orders()) {
-    if (order.from != rank_ && collect_conn(order.from) == 0) return;  // collector_failed
+    if (order.from != node_.rank_ && collect_conn(order.from) == 0) return;  // collector_failed
     collect_orders_.push_back(std::move(order));
   }
   if (collect_out_ == 0) prime_leaders();
   if (!collector_->finished()) return;
-  send_frame(rendezvous_conn_, wire::make_window_groups(collector_->result()));
+  node_.send_frame(node_.rendezvous_conn_, wire::make_window_groups(collector_->result()));
   collector_.reset();
   collect_open_.clear();
   collect_primed_.clear();
-  for (const auto& [leader, id] : std::exchange(collect_conns_, {})) close_connection(id);
+  for (const auto& [leader, id] : std::exchange(collect_conns_, {})) node_.close_connection(id);
 }
 
 // Endpoints and the empty order to every leader of the batch whose connection is up.
-void Node::prime_leaders() {
+void NodeCollector::prime_leaders() {
   for (const PartitionCollector::Order& order : collect_orders_) {
     const Rank leader = order.from;
-    if (leader == rank_ || !collect_open_.count(leader) || collect_primed_.count(leader)) continue;
+    if (leader == node_.rank_ || !collect_open_.count(leader) || collect_primed_.count(leader))
+      continue;
     wire::EndpointReplyMsg where;
     for (Rank t : order.targets) {
       where.ranks.push_back(t);
-      where.endpoints.push_back(*endpoints_.find(t));
+      where.endpoints.push_back(*node_.endpoints_.find(t));
     }
     const ConnId id = collect_conns_.at(leader);
-    send_frame(id, wire::make_endpoint_reply(where));
-    send_frame(id, wire::make_rtt_order({kPrimeRound, {}}));
+    node_.send_frame(id, wire::make_endpoint_reply(where));
+    node_.send_frame(id, wire::make_rtt_order({kPrimeRound, {}}));
     collect_primed_.emplace(leader, false);
   }
   release_orders();
 }
 
-void Node::release_orders() {
+void NodeCollector::release_orders() {
   for (const PartitionCollector::Order& order : collect_orders_) {
-    if (order.from == rank_) continue;
+    if (order.from == node_.rank_) continue;
     const auto primed = collect_primed_.find(order.from);
     if (primed == collect_primed_.end() || !primed->second) return;
   }
   std::optional<std::vector<Rank>> own;
   for (PartitionCollector::Order& order : std::exchange(collect_orders_, {})) {
-    if (order.from == rank_) {
+    if (order.from == node_.rank_) {
       own = std::move(order.targets);
       continue;
     }
     collect_primed_.erase(order.from);  // its next order needs its own endpoints again
-    send_frame(collect_conns_.at(order.from), wire::make_rtt_order({0, std::move(order.targets)}));
+    node_.send_frame(collect_conns_.at(order.from),
+                     wire::make_rtt_order({0, std::move(order.targets)}));
     ++collect_out_;
   }
   if (own) {
     ++collect_out_;
-    on_rtt_order({0, std::move(*own)}, kOwnCollector);
+    node_.inference_.on_rtt_order({0, std::move(*own)}, kOwnCollector);
   }
 }
 
-void Node::collect_conn_open(Rank leader) {
+void NodeCollector::collect_conn_open(Rank leader) {
   collect_open_.insert(leader);
   if (collector_ && collect_out_ == 0) prime_leaders();
 }
 
 // A leader's answer on the connection this node opened to it: ready (the empty order), or its
 // row.
-void Node::on_collect_answer(Rank leader, const wire::RttColumnMsg& column) {
+void NodeCollector::on_collect_answer(Rank leader, const wire::RttColumnMsg& column) {
   if (!collector_) return;
   if (column.round == kPrimeRound) {
     const auto primed = collect_primed_.find(leader);
@@ -111,19 +114,19 @@ void Node::on_collect_answer(Rank leader, const wire::RttColumnMsg& column) {
 }
 
 // The connection to a leader, opened at its first order; kept for its later ones.
-ConnId Node::collect_conn(Rank leader) {
+ConnId NodeCollector::collect_conn(Rank leader) {
   if (auto it = collect_conns_.find(leader); it != collect_conns_.end()) return it->second;
-  const Endpoint* to = endpoints_.find(leader);
+  const Endpoint* to = node_.endpoints_.find(leader);
   if (to == nullptr) {  // every measuring rank's endpoint came with the window order
     collector_failed(leader, "no endpoint");
     return 0;
   }
-  const ConnId id = open_connection(*to, leader, wire::ConnPurpose::Collect);
+  const ConnId id = node_.open_connection(*to, leader, wire::ConnPurpose::Collect);
   collect_conns_.emplace(leader, id);
   return id;
 }
 
-void Node::on_collected_column(Rank leader, const std::vector<RttSample>& row) {
+void NodeCollector::on_collected_column(Rank leader, const std::vector<RttSample>& row) {
   if (!collector_ || !collector_->on_column(leader, row)) return;
   --collect_out_;
   pump_collector();
@@ -131,16 +134,16 @@ void Node::on_collected_column(Rank leader, const std::vector<RttSample>& row) {
 
 // A leader that cannot be reached or went away: its row is missing and the window's groups
 // cannot be told. The run fails here, naming it, rather than waiting for it.
-void Node::collector_failed(Rank leader, const std::string& why) {
+void NodeCollector::collector_failed(Rank leader, const std::string& why) {
   if (!collector_) return;
-  trace("window_leader_lost", {{"leader", leader}, {"reason", why}});
+  node_.trace("window_leader_lost", {{"leader", leader}, {"reason", why}});
   collector_.reset();
   collect_orders_.clear();
   collect_open_.clear();
   collect_primed_.clear();
   collect_out_ = 0;
-  phase_ = Phase::Exited;
-  emit(ExitCmd{false, "window leader rank " + std::to_string(leader) + " lost: " + why});
+  node_.phase_ = Node::Phase::Exited;
+  node_.emit(ExitCmd{false, "window leader rank " + std::to_string(leader) + " lost: " + why});
 }
 
 }  // namespace tsunagi

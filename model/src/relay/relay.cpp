@@ -13,30 +13,6 @@ std::unique_ptr<Process> make_relay() {
   return std::make_unique<Relay>();
 }
 
-void Relay::handle(Input& input) {
-  now_ = input.now;
-  if (exited_) return;
-  std::visit(
-      [this](const auto& ev) {
-        using T = std::decay_t<decltype(ev)>;
-        if constexpr (std::is_same_v<T, StartedInput>)
-          on_started(ev);
-        else if constexpr (std::is_same_v<T, ConnectedInput>)
-          on_connected(ev.conn);
-        else if constexpr (std::is_same_v<T, AcceptedInput>)
-          on_accepted(ev.conn);
-        else if constexpr (std::is_same_v<T, ConnectFailedInput>)
-          on_connect_failed(ev);
-        else if constexpr (std::is_same_v<T, ReceivedInput>)
-          on_received(ev);
-        else if constexpr (std::is_same_v<T, ClosedInput>)
-          on_closed(ev.conn);
-        else if constexpr (std::is_same_v<T, TimerFiredInput>)
-          on_timer(ev.timer);
-      },
-      input.event);
-}
-
 void Relay::on_started(const StartedInput& in) {
   label_ = in.host;
   site_ = in.site;
@@ -49,62 +25,45 @@ void Relay::on_started(const StartedInput& in) {
     emit(ExitCmd{true, ""});
     return;
   }
-  rendezvous_conn_ = open(in.rendezvous);
+  registration_.start(in.rendezvous, now_);
+  connect_to_rendezvous();
+}
+
+void Relay::connect_to_rendezvous() {
+  rendezvous_conn_ = open(registration_.rendezvous());
   conns_[rendezvous_conn_].kind = PeerKind::Rendezvous;
   send_frame(rendezvous_conn_, wire::make_relay_register({{label_, site_, self_}}));
 }
 
+// Arms the next attempt; false when the registration deadline leaves no room for one. Relays
+// have no rank: the label tells them apart in the draw (FNV-1a, stable on every platform).
+bool Relay::retry_rendezvous() {
+  if (have_list_) return false;  // registered long ago: this is no registration
+  std::uint64_t salt = 14695981039346656037ULL;
+  for (unsigned char ch : label_) salt = (salt ^ ch) * 1099511628211ULL;
+  std::optional<RegistrationRetry::Retry> retry = registration_.next(*config_, salt, now_);
+  if (!retry) return false;
+  emit(std::move(retry->trace));
+  emit(retry->timer);
+  return true;
+}
+
 ConnId Relay::open(const Endpoint& to) {
-  const ConnId id = next_conn_++;
-  conns_[id].outgoing = true;
-  auth::begin_initiator(conns_[id].auth, key_);
-  emit(ConnectCmd{id, to});
-  if (auto timer = connect_deadlines_.add(id, now_ + config_->overlay.connect_timeout))
-    emit(*timer);
-  return id;
+  return open_outgoing(to, config_->overlay.connect_timeout, [](ConnId, Conn&) {});
 }
 
-// A relay arms only connect and handshake deadlines.
+// A relay's own timer: the retried registration. Its connect and handshake deadlines are the
+// connection set's (role_connections.hpp).
 void Relay::on_timer(std::uint64_t timer) {
-  if (!wire::ConnectDeadlines::is_deadline_timer(timer)) return;
-  const auto give_up = [this](ConnId id) {
-    const bool silent = conns_.at(id).up;  // connected: the acceptor never proved the secret
-    if (silent) trace("handshake_timed_out", {});
-    emit(CloseCmd{id, silent});
-    on_connect_failed({id, ConnectFailure::TimedOut}, silent ? wire::kSilentAcceptorReason : "");
-  };
-  const auto unproven = [this](ConnId id) { reject(id, wire::kUnprovenReason); };
-  if (auto next = connect_deadlines_.expire(timer, now_, conns_, give_up, unproven)) emit(*next);
+  if (timer == RegistrationRetry::kTimer) connect_to_rendezvous();
 }
 
-void Relay::send_frame(ConnId id, const wire::Frame& frame) {
-  auto it = conns_.find(id);
-  if (it == conns_.end()) return;
-  for (SendCmd& cmd : wire::send_or_queue(it->second, id, frame, key_)) emit(std::move(cmd));
-}
-
-void Relay::on_accepted(ConnId id) {
-  Conn& c = conns_[id];
-  c.up = true;
-  if (auto challenge = auth::begin_acceptor(c.auth, key_))
-    emit(SendCmd{id, wire::encode(*challenge), 0});
-  if (auto timer = wire::watch_handshake(connect_deadlines_, key_, id, now_)) emit(*timer);
-}
-
-void Relay::on_connected(ConnId id) {
-  auto it = conns_.find(id);
-  if (it == conns_.end()) return;
-  Conn& c = it->second;
-  connect_deadlines_.settle(id);
-  for (SendCmd& cmd : wire::mark_connected(c)) emit(std::move(cmd));
-  if (c.auth.open()) return on_outgoing_open(id);  // the run does not authenticate
-  // Up only once the acceptor has proven the run's secret, by the initiator's deadline.
-  if (auto timer = connect_deadlines_.add(id, now_ + wire::kInitiatorHandshakeTimeout))
-    emit(*timer);
+void Relay::handshake_timed_out(const Conn&) {
+  trace("handshake_timed_out", {});
 }
 
 void Relay::on_outgoing_open(ConnId id) {
-  connect_deadlines_.settle(id);
+  deadlines_.settle(id);
   if (conns_.at(id).kind != PeerKind::Relay) return;
   --attempts_open_;
   link_up(id);
@@ -112,12 +71,13 @@ void Relay::on_outgoing_open(ConnId id) {
 }
 
 void Relay::on_connect_failed(const ConnectFailedInput& in, const std::string& why) {
-  connect_deadlines_.settle(in.conn);
-  auto it = conns_.find(in.conn);
-  if (it == conns_.end()) return;
-  const Conn c = std::move(it->second);
-  conns_.erase(it);
+  const std::optional<Conn> taken = take_failed(in.conn);
+  if (!taken) return;
+  const Conn& c = *taken;
   if (in.conn == rendezvous_conn_) {
+    // Only a connect that never got through is tried again: a listener that fails the
+    // handshake is not the run's rendezvous, and waiting will not make it one.
+    if (why.empty() && retry_rendezvous()) return;
     exited_ = true;
     emit(ExitCmd{false, "cannot reach the rendezvous" + (why.empty() ? "" : ": " + why)});
     return;
@@ -129,36 +89,15 @@ void Relay::on_connect_failed(const ConnectFailedInput& in, const std::string& w
   if (attempts_open_ == 0) advertise();
 }
 
-void Relay::on_received(const ReceivedInput& in) {
-  auto bad = wire::drain_frames(conns_, in,
-                                [this](ConnId id, wire::Frame f) { on_frame(id, std::move(f)); });
-  if (bad) reject(in.conn, *bad);
-}
-
 void Relay::reject(ConnId id, const std::string& reason) {
   trace("frame_rejected", {{"reason", reason}});
-  auto it = conns_.find(id);
-  const bool unproven = it != conns_.end() && !it->second.auth.open();
-  if (unproven && it->second.outgoing) {
-    // Our own connection, to something that is not of the run: a failed connect.
-    emit(CloseCmd{id, true});
-    return on_connect_failed({id, ConnectFailure::Refused}, reason);
-  }
-  on_closed(id);
-  emit(CloseCmd{id, unproven});
+  drop(id, reason);
 }
 
 void Relay::on_closed(ConnId id) {
+  // Leaving: after our shutdown ack everyone is leaving, nothing changes routes.
+  if (closed_settled(id, leaving_)) return;
   auto it = conns_.find(id);
-  if (it == conns_.end()) return;
-  if (leaving_) {  // after our shutdown ack: everyone is leaving, nothing changes routes
-    conns_.erase(it);
-    return;
-  }
-  // Ours, closed before the acceptor proved itself: it never was up, the connect failed.
-  if (it->second.outgoing && !it->second.auth.open())
-    return on_connect_failed({id, ConnectFailure::Refused},
-                             "closed before proving the run's secret");
   const Conn c = std::move(it->second);
   conns_.erase(it);
   switch (c.kind) {
@@ -190,14 +129,9 @@ void Relay::on_closed(ConnId id) {
 
 void Relay::on_frame(ConnId id, wire::Frame frame) {
   using wire::FrameType;
+  // The acceptor's proof (auth_accept, the handshake's frame) opens the link (admit).
+  if (!admit(id, frame)) return;
   Conn& c = conns_.at(id);
-  const bool opening = c.outgoing && !c.auth.open();
-  wire::Admitted admitted = wire::admit(c, id, frame, key_);
-  for (SendCmd& cmd : admitted.send) emit(std::move(cmd));
-  if (admitted.reject) return reject(id, *admitted.reject);
-  // The acceptor's proof (auth_accept, the handshake's frame) checked out: the link is up.
-  if (opening && c.auth.open()) return on_outgoing_open(id);
-  if (!admitted.deliver) return;
   if (c.kind == PeerKind::Unknown) return on_first_frame(id, frame);
   const bool carries_data = frame.type == FrameType::Data || frame.type == FrameType::Undeliverable;
   if (carries_data) {

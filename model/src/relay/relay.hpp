@@ -14,6 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "role/registration_retry.hpp"
+#include "role/role_connections.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
 #include "tsunagi/model/relay/link_state.hpp"
@@ -22,35 +24,43 @@
 
 namespace tsunagi {
 
-class Relay final : public Process {
- public:
-  void handle(Input& input) override;
+enum class RelayPeerKind { Unknown, Rendezvous, Relay, Node };
+struct RelayConn : wire::FramedConn {
+  RelayPeerKind kind = RelayPeerKind::Unknown;
+  std::string relay;    // kind Relay: its label
+  Rank rank = kNoRank;  // kind Node: the attached rank
+};
 
- private:
-  enum class PeerKind { Unknown, Rendezvous, Relay, Node };
-  struct Conn : wire::FramedConn {
-    PeerKind kind = PeerKind::Unknown;
-    std::string relay;    // kind Relay: its label
-    Rank rank = kNoRank;  // kind Node: the attached rank
-  };
+class Relay final : public RoleConnections<Relay, RelayConn> {
+  friend class RoleConnections<Relay, RelayConn>;
+  using PeerKind = RelayPeerKind;
+  using Conn = RelayConn;
+  static constexpr bool kConnects = true;
 
-  // relay.cpp: plumbing, registration, links
+  // relay.cpp: the role's side of its connections (role/role_connections.hpp), registration,
+  // links
+  bool exited() const { return exited_; }
   void on_started(const StartedInput& in);
-  void on_connected(ConnId id);
-  void on_accepted(ConnId id);
   void on_timer(std::uint64_t timer);
+  void conn_accepted(Conn& c) { c.up = true; }  // a relay greets nobody: accepted is up
+  void connect_made(const Conn&) {}
+  void handshake_timed_out(const Conn&);
+  // A relay asks for no probes and no CPU work.
+  void on_rtt_measured(const RttMeasuredInput&) {}
+  void on_throughput_measured(const ThroughputMeasuredInput&) {}
+  void on_compute_done(const ComputeDoneInput&) {}
   // `why`: connected, but the acceptor did not prove the run's secret (issue 29).
   void on_connect_failed(const ConnectFailedInput& in, const std::string& why = "");
   void on_outgoing_open(ConnId id);
-  void on_received(const ReceivedInput& in);
   void on_closed(ConnId id);
   void on_frame(ConnId id, wire::Frame frame);
   void on_first_frame(ConnId id, const wire::Frame& frame);
+  void connect_to_rendezvous();
+  bool retry_rendezvous();
   void on_relay_list(const wire::RelayListMsg& list);
   void link_up(ConnId id);
   void attempt_settled();
   ConnId open(const Endpoint& to);
-  void send_frame(ConnId id, const wire::Frame& frame);
   void reject(ConnId id, const std::string& reason);
   void trace(const char* kind, nlohmann::json detail) { emit(TraceCmd{kind, std::move(detail)}); }
 
@@ -70,16 +80,12 @@ class Relay final : public Process {
   void on_shutdown();
   void on_release();
 
-  TimeNs now_ = 0;
   std::string label_;
   std::string site_;
   Endpoint self_;
   std::shared_ptr<const ProtocolConfig> config_;
-  ConnId next_conn_ = 1;
-  std::unordered_map<ConnId, Conn> conns_;
-  wire::ConnectDeadlines connect_deadlines_;
-  auth::RunKey key_;  // the run's secret: every connection proves it (handshake.hpp)
   ConnId rendezvous_conn_ = 0;
+  RegistrationRetry registration_;
 
   std::vector<wire::RelayEntry> relays_;  // every relay, from the rendezvous
   int attempts_open_ = 0;                 // our relay connects not yet settled

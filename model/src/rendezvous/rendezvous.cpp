@@ -19,23 +19,11 @@ std::unique_ptr<Process> make_rendezvous() {
   return std::make_unique<Rendezvous>();
 }
 
-void Rendezvous::handle(Input& input) {
-  now_ = input.now;
-  if (phase_ == Phase::Exited) return;
-  if (auto* s = std::get_if<StartedInput>(&input.event)) return on_started(*s);
-  if (auto* a = std::get_if<AcceptedInput>(&input.event)) {
-    if (auto challenge = auth::begin_acceptor(conns_[a->conn].auth, key_))
-      emit(SendCmd{a->conn, wire::encode(*challenge), 0});
-    if (auto timer = wire::watch_handshake(handshakes_, key_, a->conn, now_)) emit(*timer);
-    return;
-  }
-  if (auto* r = std::get_if<ReceivedInput>(&input.event)) return on_received(*r);
-  if (auto* c = std::get_if<ClosedInput>(&input.event)) return on_closed(c->conn);
-  if (auto* t = std::get_if<TimerFiredInput>(&input.event)) {
-    if (wire::ConnectDeadlines::is_deadline_timer(t->timer)) return on_handshake_deadline(t->timer);
-    if (t->timer == kRegistrationTimer || t->timer == kMissingRelayTimer)
-      on_registration_deadline();
-  }
+// Its own timers: the registration deadline and the grace for missing relays. The handshake
+// deadlines of accepted connections are the connection set's (role_connections.hpp): a
+// connection that has not proven the run's secret in time is rejected.
+void Rendezvous::on_timer(std::uint64_t timer) {
+  if (timer == kRegistrationTimer || timer == kMissingRelayTimer) on_registration_deadline();
 }
 
 void Rendezvous::on_started(const StartedInput& in) {
@@ -55,22 +43,6 @@ void Rendezvous::on_started(const StartedInput& in) {
   emit(ArmTimerCmd{kRegistrationTimer, now_ + config_->registration_timeout});
 }
 
-// The rendezvous connects to nobody: its deadlines are the handshakes of accepted connections.
-void Rendezvous::on_handshake_deadline(std::uint64_t timer) {
-  std::optional<ArmTimerCmd> next;
-  for (ConnId id : handshakes_.fire(timer, now_, next)) {
-    auto it = conns_.find(id);
-    if (it != conns_.end() && !it->second.auth.open()) reject(id, wire::kUnprovenReason);
-  }
-  if (next) emit(*next);
-}
-
-void Rendezvous::on_received(const ReceivedInput& in) {
-  auto bad =
-      wire::drain_frames(conns_, in, [this](ConnId id, const wire::Frame& f) { on_frame(id, f); });
-  if (bad) reject(in.conn, *bad);
-}
-
 void Rendezvous::reject(ConnId id, const std::string& reason) {
   emit(TraceCmd{"frame_rejected", {{"peer", conns_[id].rank}, {"reason", reason}}});
   const bool unproven = !conns_[id].auth.open();  // a stranger: its descriptor freed at once
@@ -86,10 +58,7 @@ void Rendezvous::refuse(ConnId id, const std::string& reason) {
 }
 
 void Rendezvous::on_frame(ConnId id, const wire::Frame& frame) {
-  auth::Step step = auth::on_frame(conns_[id].auth, key_, frame);
-  for (const wire::Frame& f : step.send) emit(SendCmd{id, wire::encode(f), 0});
-  if (step.reject) return reject(id, *step.reject);
-  if (!step.deliver) return;
+  if (!admit(id, frame)) return;
   if (auto why = refusal(id, frame)) return reject(id, *why);
   switch (frame.type) {
     case wire::FrameType::Hello:

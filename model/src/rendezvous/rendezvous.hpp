@@ -23,6 +23,7 @@
 #include "rendezvous/partition_inference.hpp"
 #include "rendezvous/relay_registry.hpp"
 #include "rendezvous/tree_prober.hpp"
+#include "role/role_connections.hpp"
 #include "tsunagi/model/handshake.hpp"
 #include "tsunagi/model/io.hpp"
 #include "tsunagi/model/messages.hpp"
@@ -31,24 +32,29 @@
 
 namespace tsunagi {
 
-class Rendezvous final : public Process {
- public:
-  void handle(Input& input) override;
+// Nothing reaches on_frame before its handshake is open (handshake.hpp). The rendezvous only
+// accepts: its connections are never outgoing.
+struct RendezvousConn : wire::FramedConn {
+  Rank rank = kNoRank;     // registered as
+  Rank greeted = kNoRank;  // the rank its hello named: it may register only that one
+};
 
- private:
+class Rendezvous final : public RoleConnections<Rendezvous, RendezvousConn> {
+  friend class RoleConnections<Rendezvous, RendezvousConn>;
+  using Conn = RendezvousConn;
+  static constexpr bool kConnects = false;  // ranks and relays come to it
+
   enum class Phase { Idle, Registering, Inferring, Running, ShuttingDown, Exited };
 
-  struct Conn {
-    wire::Deframer deframer;
-    auth::Handshake auth;    // nothing reaches on_frame before it is open (handshake.hpp)
-    Rank rank = kNoRank;     // registered as
-    Rank greeted = kNoRank;  // the rank its hello named: it may register only that one
-  };
-
-  // rendezvous.cpp: plumbing, registration, directory, the running phase, shutdown
+  // rendezvous.cpp: the role's side of its connections (role/role_connections.hpp),
+  // registration, directory, the running phase, shutdown
+  bool exited() const { return phase_ == Phase::Exited; }
   void on_started(const StartedInput& in);
-  void on_received(const ReceivedInput& in);
-  void on_handshake_deadline(std::uint64_t timer);
+  void on_timer(std::uint64_t timer);
+  // The rendezvous measures nothing and computes nothing itself.
+  void on_rtt_measured(const RttMeasuredInput&) {}
+  void on_throughput_measured(const ThroughputMeasuredInput&) {}
+  void on_compute_done(const ComputeDoneInput&) {}
   void on_frame(ConnId id, const wire::Frame& frame);
   // rendezvous_admission.cpp: why connection `id` may not send `frame`, or nothing.
   std::optional<std::string> refusal(ConnId id, const wire::Frame& frame);
@@ -89,12 +95,8 @@ class Rendezvous final : public Process {
   void send_placements();
 
   Phase phase_ = Phase::Idle;
-  TimeNs now_ = 0;
   int n_ = 0;
   std::shared_ptr<const ProtocolConfig> config_;
-  std::unordered_map<ConnId, Conn> conns_;
-  auth::RunKey key_;  // the run's secret: every connection proves it (handshake.hpp)
-  wire::ConnectDeadlines handshakes_;  // accepted connections that must prove it in time
   std::vector<ConnId> rank_conn_;
   std::vector<Endpoint> endpoints_;
   std::vector<std::string> hosts_;

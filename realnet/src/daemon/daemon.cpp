@@ -36,37 +36,6 @@ tcp::endpoint listen_endpoint(const std::string& text) {
   return parse_tcp_endpoint(text);
 }
 
-// Nodes may start before the rendezvous listens (srun starts everything at once) and links in
-// fresh namespaces take a moment to carry traffic: wait until a TCP connect succeeds. The
-// rendezvous sees a connection that closes before its first byte, and ignores it.
-// `stop_requested` is asked every 100 ms: a daemon told to stop while it waits stops at once.
-bool wait_until_reachable(const std::string& endpoint, double seconds,
-                          const std::function<bool()>& stop_requested) {
-  const auto deadline = SteadyClock::now() + std::chrono::duration<double>(seconds);
-  tcp::endpoint target;
-  try {
-    target = parse_tcp_endpoint(endpoint);
-  } catch (const std::invalid_argument&) {
-    return false;  // the core reports the bad endpoint as a failed connect
-  }
-  do {
-    asio::io_context io;
-    tcp::socket socket(io);
-    boost::system::error_code result = asio::error::would_block;
-    socket.async_connect(target, [&](const boost::system::error_code& e) { result = e; });
-    // A connect in progress is waited for as long as the deadline allows: across an emulated
-    // WAN (latency x50) one round trip can take over a second. Only refusals are retried.
-    while (result == asio::error::would_block && SteadyClock::now() < deadline) {
-      if (stop_requested()) return false;
-      io.run_for(std::chrono::milliseconds(100));
-    }
-    if (!result) return true;
-    if (stop_requested()) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  } while (SteadyClock::now() < deadline);
-  return false;
-}
-
 // --stop-on-eof before the event loop runs: has standard input ended? (Bytes read are dropped:
 // the input carries nothing but its end.)
 bool input_ended() {
@@ -164,7 +133,8 @@ void add_daemon_options(CLI::App& app, DaemonOptions& o, Role role) {
     app.add_option("--site", o.site,
                    "Cluster this process runs in (the scenario's network.cluster name)");
     app.add_option("--wait-rendezvous", o.wait_rendezvous_s,
-                   "Seconds to wait for the rendezvous to accept connections")
+                   "Seconds to wait for --rendezvous-file to name the rendezvous (reaching it "
+                   "is the core's: protocol.registration_timeout)")
         ->capture_default_str();
   } else {
     o.listen = "auto:7100";
@@ -326,13 +296,11 @@ int run_daemon(DaemonOptions& o, Role role) {
     asio::post(io, wait_flushed);
   };
 
-  bool input_gone = false;
-  auto stop_requested = [&] { return o.stop_on_eof && (input_gone = input_gone || input_ended()); };
-  if ((node || relay) && !wait_until_reachable(o.rendezvous, o.wait_rendezvous_s, stop_requested) &&
-      !input_gone)
-    log_line("rendezvous " + o.rendezvous + " not reachable after " +
-             std::to_string(o.wait_rendezvous_s) + " s; starting anyway");
-  if (input_gone) {
+  // No waiting for the rendezvous here: nodes and relays may start before it listens (srun
+  // starts everything at once), and the core retries a refused registration on its own timer
+  // until protocol.registration_timeout (model/src/role/registration_retry.hpp), then fails
+  // with "cannot reach the rendezvous". A launcher already gone stops the daemon before that.
+  if (o.stop_on_eof && input_ended()) {
     stop("stopped: standard input ended (launcher gone)");  // before the core started
     return 1;
   }

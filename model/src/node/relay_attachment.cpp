@@ -8,20 +8,22 @@
 
 namespace tsunagi {
 
-bool Node::in_own_site(Rank peer) const {
-  return peer == rank_ || std::binary_search(plan_.begin(), plan_.end(), peer);
+bool RelayAttachment::in_own_site(Rank peer) const {
+  return peer == node_.rank_ ||
+         std::binary_search(node_.overlay_.plan_.begin(), node_.overlay_.plan_.end(), peer);
 }
 
 // The relays of the site come once, from the rendezvous, before the directory. A second list
 // is refused: replacing the list under an attach in progress left relay_choice_ pointing past
 // its end (issue 17, found by fuzzing).
-void Node::on_relay_list(ConnId id, const wire::Frame& frame) {
+void RelayAttachment::on_relay_list(ConnId id, const wire::Frame& frame) {
   auto msg = wire::read_relay_list(frame);
-  if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-  if (have_relay_list_ || phase_ != Phase::Registering) {
+  if (auto* e = std::get_if<wire::DecodeError>(&msg)) return node_.reject(id, e->reason);
+  if (have_relay_list_ || node_.phase_ != Node::Phase::Registering) {
     // Refused but not closed: this is the rendezvous's connection, which the run still needs.
-    ++counters_.frames_rejected;
-    trace("frame_rejected", {{"peer", kNoRank}, {"reason", "relay list after the first one"}});
+    ++node_.counters_.frames_rejected;
+    node_.trace("frame_rejected",
+                {{"peer", kNoRank}, {"reason", "relay list after the first one"}});
     return;
   }
   have_relay_list_ = true;
@@ -29,74 +31,67 @@ void Node::on_relay_list(ConnId id, const wire::Frame& frame) {
 }
 
 // Tries the relays of the site in the rendezvous's order, starting at relay_choice_.
-void Node::attach_relay() {
+void RelayAttachment::attach_relay() {
   relay_attached_ = false;
   relay_conn_ = 0;
   if (relay_choice_ < site_relays_.size()) {
     relay_settled_ = false;
     relay_label_ = site_relays_[relay_choice_].label;
-    relay_conn_ =
-        open_connection(site_relays_[relay_choice_].endpoint, kNoRank, wire::ConnPurpose::Relay);
+    relay_conn_ = node_.open_connection(site_relays_[relay_choice_].endpoint, kNoRank,
+                                        wire::ConnPurpose::Relay);
     return;
   }
   // No relay left: messages for other sites cannot go anywhere, and say so.
   relay_settled_ = true;
-  trace("relay_none", {{"tried", site_relays_.size()}});
+  node_.trace("relay_none", {{"tried", site_relays_.size()}});
   for (wire::Frame& frame : std::exchange(relay_waiting_, {}))
-    undeliverable(frame, "no relay of the site is reachable");
-  check_static_ready();
+    node_.messaging_.undeliverable(frame, "no relay of the site is reachable");
+  node_.overlay_.check_static_ready();
 }
 
-void Node::relay_up(ConnId id) {
+void RelayAttachment::relay_up(ConnId id) {
   if (id != relay_conn_) return;
   relay_attached_ = true;
   relay_settled_ = true;
-  trace("relay_attached", {{"relay", relay_label_}});
-  for (wire::Frame& frame : std::exchange(relay_waiting_, {})) send_frame(relay_conn_, frame);
-  check_static_ready();
+  node_.trace("relay_attached", {{"relay", relay_label_}});
+  for (wire::Frame& frame : std::exchange(relay_waiting_, {})) node_.send_frame(relay_conn_, frame);
+  node_.overlay_.check_static_ready();
 }
 
 // The attach was refused or timed out, or the attached relay went away: next relay.
-void Node::relay_gone(ConnId id, const char* why) {
+void RelayAttachment::relay_gone(ConnId id, const char* why) {
   if (id != relay_conn_) return;
-  trace(why, {{"relay", relay_label_}});
+  node_.trace(why, {{"relay", relay_label_}});
   ++relay_choice_;
   attach_relay();
 }
 
-void Node::send_via_relay(wire::Frame frame) {
-  if (relay_attached_) return send_frame(relay_conn_, frame);
+void RelayAttachment::send_via_relay(wire::Frame frame) {
+  if (relay_attached_) return node_.send_frame(relay_conn_, frame);
   if (relay_conn_ != 0) return relay_waiting_.push_back(std::move(frame));
-  undeliverable(frame, "no relay of the site is reachable");
+  node_.messaging_.undeliverable(frame, "no relay of the site is reachable");
 }
 
 // A relay could not deliver one of our messages (its destination's relay is unreachable, or
 // the destination is attached nowhere): the notice carries the lost message's tag.
-void Node::on_undeliverable_notice(const wire::Frame& frame) {
+void RelayAttachment::on_undeliverable_notice(const wire::Frame& frame) {
   auto msg = wire::read_undeliverable(frame);
   if (auto* e = std::get_if<wire::DecodeError>(&msg)) {
-    ++counters_.frames_rejected;
-    trace("frame_rejected", {{"peer", frame.src}, {"reason", e->reason}});
+    ++node_.counters_.frames_rejected;
+    node_.trace("frame_rejected", {{"peer", frame.src}, {"reason", e->reason}});
     return;
   }
   const auto& notice = std::get<wire::UndeliverableMsg>(msg);
-  if (frame.dst != rank_) {
+  if (frame.dst != node_.rank_) {
     // Passing through a site-local hop towards its source.
-    if (auto conn = direct_conn(frame.dst)) send_frame(*conn, frame);
+    if (auto conn = node_.messaging_.direct_conn(frame.dst)) node_.send_frame(*conn, frame);
     return;
   }
-  ++counters_.messages_undeliverable;
-  trace("undeliverable", {{"src", rank_}, {"dst", frame.src}, {"reason", notice.reason}});
-  if (workload_) workload_->on_undeliverable(*this, frame.src, notice.tag, notice.reason);
-}
-
-void Node::announce_settled() {
-  send_frame(rendezvous_conn_, wire::make_settled(rank_));
-}
-
-void Node::on_start() {
-  if (phase_ != Phase::Routing || !direct_routing()) return;
-  start_workload();
+  ++node_.counters_.messages_undeliverable;
+  node_.trace("undeliverable",
+              {{"src", node_.rank_}, {"dst", frame.src}, {"reason", notice.reason}});
+  if (node_.workload_)
+    node_.workload_->on_undeliverable(node_, frame.src, notice.tag, notice.reason);
 }
 
 }  // namespace tsunagi

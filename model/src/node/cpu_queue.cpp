@@ -7,35 +7,29 @@
 
 namespace tsunagi {
 
-void Node::charge(CpuJob::Kind kind, TimeNs cost, wire::Frame frame) {
+void CpuQueue::charge(CpuJob::Kind kind, TimeNs cost, wire::Frame frame) {
   cpu_jobs_.push_back(CpuJob{kind, cost, std::move(frame)});
   run_cpu();
 }
 
-// A workload's CPU work (LMMC's calibrated routines) queues behind the protocol's own jobs.
-void Node::cpu(std::uint64_t task, TimeNs duration) {
-  cpu_jobs_.push_back(CpuJob{CpuJob::Kind::Workload, duration, {}, task});
-  run_cpu();
-}
-
-TimeNs Node::message_cost() const {
-  return config_->costs.select_per_connection * counters_.open_data_connections;
+TimeNs CpuQueue::message_cost() const {
+  return node_.config_->costs.select_per_connection * node_.counters_.open_data_connections;
 }
 
 // Starts the next job. Free jobs at the head run at once; the first that costs time waits for
 // its ComputeDone.
-void Node::run_cpu() {
+void CpuQueue::run_cpu() {
   while (!cpu_busy_ && !cpu_jobs_.empty()) {
     if (cpu_jobs_.front().cost > 0) {
       cpu_busy_ = true;
-      emit(ComputeCmd{kCpuTaskBit, cpu_jobs_.front().cost});
+      node_.emit(ComputeCmd{kCpuTaskBit, cpu_jobs_.front().cost});
       return;
     }
     on_cpu_done();
   }
 }
 
-void Node::on_cpu_done() {
+void CpuQueue::on_cpu_done() {
   if (cpu_jobs_.empty()) return;
   CpuJob job = std::move(cpu_jobs_.front());
   cpu_jobs_.pop_front();
@@ -44,16 +38,16 @@ void Node::on_cpu_done() {
     case CpuJob::Kind::Pay:
       break;
     case CpuJob::Kind::Send:
-      originate(std::move(job.frame));
+      node_.messaging_.originate(std::move(job.frame));
       break;
     case CpuJob::Kind::Relay:
-      relay_frame(std::move(job.frame));
+      node_.messaging_.relay_frame(std::move(job.frame));
       break;
     case CpuJob::Kind::Deliver:
-      deliver(std::move(job.frame));
+      node_.messaging_.deliver(std::move(job.frame));
       break;
     case CpuJob::Kind::Workload:
-      if (workload_) workload_->on_compute_done(*this, job.task);
+      if (node_.workload_) node_.workload_->on_compute_done(node_, job.task);
       break;
   }
   run_cpu();

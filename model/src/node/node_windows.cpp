@@ -19,13 +19,15 @@ namespace tsunagi {
 // peer after the node's own rank (rank + 1, rank + 2, ... around), so that the first probes go
 // to different peers instead of all to the lowest rank; later passes take the peers in an
 // order drawn from the run's seed and the rank, so that overlaps do not repeat pass after pass.
-void Node::start_windowing() {
-  phase_ = Phase::Windowing;
-  std::vector<Rank> round = plan_;
+void NodeWindows::start_windowing() {
+  node_.phase_ = Node::Phase::Windowing;
+  std::vector<Rank> round = node_.overlay_.plan_;
   std::sort(round.begin(), round.end());
-  std::rotate(round.begin(), std::upper_bound(round.begin(), round.end(), rank_), round.end());
+  std::rotate(round.begin(), std::upper_bound(round.begin(), round.end(), node_.rank_),
+              round.end());
   window_targets_ = round;
-  Rng rng(config_->seed ^ (static_cast<std::uint64_t>(rank_) << 24) ^ 0x77696e646f77ULL);
+  Rng rng(node_.config_->seed ^ (static_cast<std::uint64_t>(node_.rank_) << 24) ^
+          0x77696e646f77ULL);
   for (int pass = 1; pass < PathMeter::kPasses; ++pass) {
     for (std::size_t i = round.size(); i > 1; --i)  // Fisher-Yates, with the core's generator
       std::swap(round[i - 1], round[rng.uniform(i)]);
@@ -36,46 +38,47 @@ void Node::start_windowing() {
   measure_next_window();
 }
 
-void Node::measure_next_window() {
+void NodeWindows::measure_next_window() {
   while (next_window_ < window_targets_.size()) {
     const Rank peer = window_targets_[next_window_];
-    if (const Endpoint* to = endpoints_.find(peer)) {
-      ++counters_.rtt_probes;
-      start_rtt_probe(kWindowProbeBit | static_cast<std::uint64_t>(peer), *to, 64,
-                      config_->window.rtt_samples);
+    if (const Endpoint* to = node_.endpoints_.find(peer)) {
+      ++node_.counters_.rtt_probes;
+      node_.inference_.start_rtt_probe(Node::kWindowProbeBit | static_cast<std::uint64_t>(peer),
+                                       *to, 64, node_.config_->window.rtt_samples);
       return;
     }
     // No endpoint (directory on demand): this peer keeps the host's default buffers.
     if (last_window_pass()) trace_window(peer);
     ++next_window_;
   }
-  start_static_connects();
+  node_.overlay_.start_static_connects();
   for (ConnId id : std::exchange(awaiting_window_, {})) {
-    auto it = conns_.find(id);
-    if (it != conns_.end()) size_window(id, it->second.peer);
+    auto it = node_.conns_.find(id);
+    if (it != node_.conns_.end()) size_window(id, it->second.peer);
   }
 }
 
-void Node::on_window_rtt(const RttMeasuredInput& in) {
-  if (phase_ != Phase::Windowing || next_window_ >= window_targets_.size()) return;
+void NodeWindows::on_window_rtt(const RttMeasuredInput& in) {
+  if (node_.phase_ != Node::Phase::Windowing || next_window_ >= window_targets_.size()) return;
   const Rank peer = window_targets_[next_window_];
   if (!in.ok) {
     window_measured(peer);
     return;
   }
-  window_meter_.emplace(config_->window, in.rtt);
+  window_meter_.emplace(node_.config_->window, in.rtt);
   probe_window_path(peer);
 }
 
 // The meter's next throughput probe, made with the largest buffers the node would grant.
-void Node::probe_window_path(Rank peer) {
-  emit(ProbeThroughputCmd{kWindowProbeBit | static_cast<std::uint64_t>(peer),
-                          *endpoints_.find(peer), window_meter_->next_bytes(),
-                          window_meter_->next_window()});
+void NodeWindows::probe_window_path(Rank peer) {
+  node_.emit(ProbeThroughputCmd{Node::kWindowProbeBit | static_cast<std::uint64_t>(peer),
+                                *node_.endpoints_.find(peer), window_meter_->next_bytes(),
+                                window_meter_->next_window()});
 }
 
-void Node::on_window_throughput(const ThroughputMeasuredInput& in) {
-  if (phase_ != Phase::Windowing || next_window_ >= window_targets_.size() || !window_meter_)
+void NodeWindows::on_window_throughput(const ThroughputMeasuredInput& in) {
+  if (node_.phase_ != Node::Phase::Windowing || next_window_ >= window_targets_.size() ||
+      !window_meter_)
     return;
   const Rank peer = window_targets_[next_window_];
   if (in.ok)
@@ -86,13 +89,13 @@ void Node::on_window_throughput(const ThroughputMeasuredInput& in) {
   window_measured(peer);
 }
 
-bool Node::last_window_pass() const {
+bool NodeWindows::last_window_pass() const {
   return next_window_ + window_round_ >= window_targets_.size();
 }
 
 // One pass over `peer` is over (the meter absent: its RTT probe failed). Every pass keeps the
 // best rate and the lowest RTT; the last one traces the decision.
-void Node::window_measured(Rank peer) {
+void NodeWindows::window_measured(Rank peer) {
   std::optional<PathEstimate> path = window_meter_ ? window_meter_->estimate() : std::nullopt;
   if (path) {
     window_passes_[peer].push_back(path->bytes_per_second);
@@ -109,87 +112,55 @@ void Node::window_measured(Rank peer) {
   measure_next_window();
 }
 
-void Node::trace_window(Rank peer) {
+void NodeWindows::trace_window(Rank peer) {
   auto it = paths_.find(peer);
   if (it == paths_.end()) {
-    trace("window", {{"peer", peer}, {"mode", "auto"}, {"measured", false}});
+    node_.trace("window", {{"peer", peer}, {"mode", "auto"}, {"measured", false}});
     return;
   }
   const PathEstimate& path = it->second;
   // The sizes come from measured times, which differ between backends and runs: they go under
   // "timing", so `tsunagi compare` checks that the decision was made, not its bytes.
-  trace("window", {{"peer", peer},
-                   {"mode", "auto"},
-                   {"measured", true},
-                   {"timing",
-                    {{"rtt_ns", path.rtt},
-                     {"bytes_per_second", path.bytes_per_second},
-                     {"buffer_bytes", auto_window(config_->window, path)},
-                     {"passes", window_passes_[peer]}}}});
+  node_.trace("window", {{"peer", peer},
+                         {"mode", "auto"},
+                         {"measured", true},
+                         {"timing",
+                          {{"rtt_ns", path.rtt},
+                           {"bytes_per_second", path.bytes_per_second},
+                           {"buffer_bytes", auto_window(node_.config_->window, path)},
+                           {"passes", window_passes_[peer]}}}});
 }
 
 // Gives a data connection its buffers. Under auto, a connection accepted while the node is
 // still measuring waits for the last pass.
-void Node::size_window(ConnId id, Rank peer) {
-  const WindowConfig& config = config_->window;
+void NodeWindows::size_window(ConnId id, Rank peer) {
+  const WindowConfig& config = node_.config_->window;
   if (config.mode == WindowMode::Default) return;
   std::optional<PathEstimate> path;
   if (auto it = paths_.find(peer); it != paths_.end()) path = it->second;
-  if (config.mode == WindowMode::Auto && phase_ == Phase::Windowing) {
+  if (config.mode == WindowMode::Auto && node_.phase_ == Node::Phase::Windowing) {
     awaiting_window_.push_back(id);
     return;
   }
   const std::optional<WindowChoice> choice = choose_window(config, path);
   if (!choice) return;
-  Conn& c = conns_.at(id);
+  NodeConn& c = node_.conns_.at(id);
   window_bytes_held_ -= c.window_bytes;
   c.window_bytes = choice->send + choice->recv;
   window_bytes_held_ += c.window_bytes;
   max_window_bytes_held_ = std::max(max_window_bytes_held_, window_bytes_held_);
-  emit(SetWindowCmd{id, choice->send, choice->recv});
+  node_.emit(SetWindowCmd{id, choice->send, choice->recv});
 }
 
-void Node::release_window(Conn& c) {
+void NodeWindows::release_window(NodeConn& c) {
   window_bytes_held_ -= c.window_bytes;
   c.window_bytes = 0;
 }
 
-void Node::report_windows(nlohmann::json& node_report) const {
-  node_report["window_mode"] = to_string(config_->window.mode);
+void NodeWindows::report_windows(nlohmann::json& node_report) const {
+  node_report["window_mode"] = to_string(node_.config_->window.mode);
   node_report["window_bytes_held"] = window_bytes_held_;
   node_report["max_window_bytes_held"] = max_window_bytes_held_;
-}
-
-// ---- probes a workload asks for (the indices workload: ping and iperf beside its messages)
-
-void Node::probe_rtt(Rank dst, std::uint64_t probe, std::uint32_t bytes, int samples) {
-  const Endpoint* to = dst >= 0 && dst < n_ ? endpoints_.find(dst) : nullptr;
-  if (to == nullptr) {
-    if (workload_) workload_->on_probe(*this, probe, 0, false);
-    return;
-  }
-  start_rtt_probe(kWorkloadProbeBit | probe, *to, bytes, samples);
-}
-
-void Node::probe_throughput(Rank dst, std::uint64_t probe, std::uint64_t bytes) {
-  const Endpoint* to = dst >= 0 && dst < n_ ? endpoints_.find(dst) : nullptr;
-  if (to == nullptr) {
-    if (workload_) workload_->on_probe(*this, probe, 0, false);
-    return;
-  }
-  // Like iperf with -w: the buffers the run's data connections to that peer get.
-  std::optional<PathEstimate> path;
-  if (auto it = paths_.find(dst); it != paths_.end()) path = it->second;
-  const std::optional<WindowChoice> choice = choose_window(config_->window, path);
-  emit(ProbeThroughputCmd{kWorkloadProbeBit | probe, *to, bytes, choice ? choice->recv : 0});
-}
-
-void Node::on_workload_rtt(const RttMeasuredInput& in) {
-  if (workload_) workload_->on_probe(*this, in.probe & ~kWorkloadProbeBit, in.rtt, in.ok);
-}
-
-void Node::on_workload_throughput(const ThroughputMeasuredInput& in) {
-  if (workload_) workload_->on_probe(*this, in.probe & ~kWorkloadProbeBit, in.elapsed, in.ok);
 }
 
 }  // namespace tsunagi
