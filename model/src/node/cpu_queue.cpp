@@ -47,7 +47,7 @@ void CpuQueue::on_cpu_done() {
       node_.messaging_.deliver(std::move(job.frame));
       break;
     case CpuJob::Kind::Workload:
-      if (node_.workload_) node_.workload_->on_compute_done(node_, job.task);
+      if (auto* w = node_.work_.workload()) w->on_compute_done(node_.work_, job.task);
       break;
   }
   run_cpu();

@@ -64,7 +64,7 @@ void Node::on_outgoing_open(ConnId id) {
 // timers.
 void Node::on_timer(std::uint64_t timer) {
   if (timer == RegistrationRetry::kTimer) return connect_to_rendezvous();
-  if (workload_) workload_->on_timer(*this, timer);
+  if (auto* w = work_.workload()) w->on_timer(work_, timer);
 }
 
 void Node::on_rtt_measured(const RttMeasuredInput& in) {
@@ -73,13 +73,13 @@ void Node::on_rtt_measured(const RttMeasuredInput& in) {
 
 void Node::on_throughput_measured(const ThroughputMeasuredInput& in) {
   if (in.probe & kWindowProbeBit) return windows_.on_window_throughput(in);
-  if (in.probe & kWorkloadProbeBit) return on_workload_throughput(in);
+  if (in.probe & kWorkloadProbeBit) return work_.on_throughput(in);
   inference_.on_throughput(in);
 }
 
 void Node::on_compute_done(const ComputeDoneInput& in) {
   if (in.task == CpuQueue::kCpuTaskBit) return cpu_.on_cpu_done();
-  if (workload_) workload_->on_compute_done(*this, in.task);
+  if (auto* w = work_.workload()) w->on_compute_done(work_, in.task);
 }
 
 void Node::on_connect_failed(const ConnectFailedInput& in, const std::string& why) {
@@ -121,107 +121,12 @@ void Node::on_frame(ConnId id, wire::Frame frame) {
   using wire::FrameType;
   if (!admit(id, frame)) return;
   Conn& c = conns_.at(id);
-  if (frame.type == FrameType::Hello) return on_hello(id, frame);
+  if (frame.type == FrameType::Hello) return NodeFrames{*this}.on_hello(id, frame);
   if (!c.up) return reject(id, "frame before hello");
   const FrameSource source{id == rendezvous_conn_,
                            relay_.relay_conn_ != 0 && id == relay_.relay_conn_, n_};
   if (auto why = node_refusal(source, c, frame)) return reject(id, *why);
-  switch (frame.type) {
-    case FrameType::Directory: {
-      auto msg = wire::read_directory(frame);
-      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      return inference_.on_directory(std::get<wire::DirectoryMsg>(std::move(msg)));
-    }
-    case FrameType::GroupsMsg: {
-      auto msg = wire::read_groups(frame);
-      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      auto& body = std::get<wire::GroupsMsgBody>(msg);
-      for (const auto& group : body.groups)
-        if (auto why = wire::unknown_rank_in(group, n_, "group member")) return reject(id, *why);
-      if (auto why = overlay_.placement_refusal(body)) return reject(id, *why);
-      return overlay_.on_groups(std::move(body));
-    }
-    case FrameType::ProbeOrder: {
-      auto msg = wire::read_probe_order(frame);
-      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      return inference_.on_probe_order(std::get<wire::ProbeOrderMsg>(msg));
-    }
-    case FrameType::RttOrder: {
-      auto msg = wire::read_rtt_order(frame);
-      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      auto& order = std::get<wire::RttOrderMsg>(msg);
-      if (auto why = wire::unknown_rank_in(order.targets, n_, "rtt order target"))
-        return reject(id, *why);
-      return inference_.on_rtt_order(std::move(order), id);
-    }
-    case FrameType::RttColumn: {
-      auto msg = wire::read_rtt_column(frame);
-      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      const auto& column = std::get<wire::RttColumnMsg>(msg);
-      if (auto why = wire::unknown_rank_in(column.peers, n_, "measured")) return reject(id, *why);
-      return collecting_.on_collect_answer(c.peer, column);
-    }
-    case FrameType::WindowOrder: {
-      auto msg = wire::read_window_order(frame);
-      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      const auto& order = std::get<wire::WindowOrderMsg>(msg);
-      if (auto why = wire::unknown_rank_in(order.ranks, n_, "window rank")) return reject(id, *why);
-      return collecting_.on_window_order(order);
-    }
-    case FrameType::EndpointReply: {
-      auto msg = wire::read_endpoint_reply(frame);
-      if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-      const auto& reply = std::get<wire::EndpointReplyMsg>(msg);
-      if (auto why = wire::unknown_rank_in(reply.ranks, n_, "endpoint reply"))
-        return reject(id, *why);
-      return on_endpoint_reply(reply);
-    }
-    case FrameType::RouteRound:
-      return overlay_.on_route_round(c.peer, frame);
-    case FrameType::Data:
-      if (c.purpose == wire::ConnPurpose::Shortcut) shortcuts_.touch_shortcut(c.peer, id);
-      return messaging_.on_data(std::move(frame));
-    case FrameType::RelayList:
-      return relay_.on_relay_list(id, frame);
-    case FrameType::Undeliverable:
-      return relay_.on_undeliverable_notice(frame);
-    case FrameType::Start:
-      return on_start();
-    case FrameType::PeerUnreachable:
-      // The peer's connect to us failed: stop waiting for it; routes go around.
-      if (!overlay_.static_conns_.count(frame.src)) overlay_.static_peer_failed(frame.src);
-      return;
-    case FrameType::Shutdown:
-      return on_shutdown();
-    case FrameType::Release:
-      return on_release();
-    case FrameType::Goodbye:
-      return shortcuts_.on_goodbye(id, wire::goodbye_reason(frame));
-    default:
-      return reject(id, std::string("unexpected ") + wire::to_string(frame.type) + " frame");
-  }
-}
-
-void Node::on_hello(ConnId id, const wire::Frame& frame) {
-  Conn& c = conns_.at(id);
-  auto msg = wire::read_hello(frame);
-  if (auto* e = std::get_if<wire::DecodeError>(&msg)) return reject(id, e->reason);
-  const auto& hello = std::get<wire::HelloMsg>(msg);
-  if (c.outgoing) return;  // the acceptor does not greet back: nothing to learn
-  if (c.up) return reject(id, "second hello");
-  if (hello.rank < 0 || hello.rank >= n_) return reject(id, "hello from unknown rank");
-  if (hello.rank == rank_) return reject(id, "hello claims this node's own rank");
-  if (hello.purpose == wire::ConnPurpose::Relay) return reject(id, "relay attach sent to a node");
-  // A collector orders RTTs during inference only (node_collector.cpp).
-  if (hello.purpose == wire::ConnPurpose::Collect && phase_ != Phase::AwaitGroups)
-    return reject(id, "collect connection outside inference");
-  c.peer = hello.rank;
-  c.purpose = hello.purpose;
-  c.up = true;
-  if (c.purpose == wire::ConnPurpose::Static || c.purpose == wire::ConnPurpose::Shortcut)
-    windows_.size_window(id, c.peer);
-  if (c.purpose == wire::ConnPurpose::Static) overlay_.static_peer_up(c.peer, id);
-  if (c.purpose == wire::ConnPurpose::Shortcut) shortcuts_.shortcut_up(c.peer, id, false);
+  NodeFrames{*this}.dispatch(id, c, std::move(frame));
 }
 
 void Node::close_connection(ConnId id) {

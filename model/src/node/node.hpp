@@ -15,6 +15,8 @@
 //   NodeMessaging   (node_messaging.*)    application messages: sent, relayed, waiting
 //   RelayAttachment (relay_attachment.*)  the relay plan: the site's relays, the one attached
 //   CpuQueue        (cpu_queue.*)         protocol.costs: the CPU's job queue
+//   NodeFrames      (node_frames.*)       admitted frames, decoded and handed on (made per frame)
+//   NodeWorkload    (node_workload.*)     the workload's context and its life on this rank
 // The parts are the node's own: each reaches the node (and through it the others) by the
 // reference it was made with, as the node's methods did when they were one class.
 #pragma once
@@ -30,10 +32,12 @@
 #include "node/node_admission.hpp"
 #include "node/node_collector.hpp"
 #include "node/node_conn.hpp"
+#include "node/node_frames.hpp"
 #include "node/node_inference.hpp"
 #include "node/node_messaging.hpp"
 #include "node/node_shortcuts.hpp"
 #include "node/node_windows.hpp"
+#include "node/node_workload.hpp"
 #include "node/relay_attachment.hpp"
 #include "node/static_overlay.hpp"
 #include "role/registration_retry.hpp"
@@ -45,7 +49,7 @@
 
 namespace tsunagi {
 
-class Node final : public RoleConnections<Node, NodeConn>, private WorkloadContext {
+class Node final : public RoleConnections<Node, NodeConn> {
   friend class RoleConnections<Node, NodeConn>;
   friend class NodeInference;
   friend class NodeCollector;
@@ -55,6 +59,8 @@ class Node final : public RoleConnections<Node, NodeConn>, private WorkloadConte
   friend class NodeMessaging;
   friend class RelayAttachment;
   friend class CpuQueue;
+  friend class NodeFrames;
+  friend class NodeWorkload;
   using Conn = NodeConn;
   static constexpr bool kConnects = true;
 
@@ -89,7 +95,6 @@ class Node final : public RoleConnections<Node, NodeConn>, private WorkloadConte
   void on_connect_failed(const ConnectFailedInput& in, const std::string& why = "");
   void on_closed(ConnId id);
   void on_frame(ConnId id, wire::Frame frame);
-  void on_hello(ConnId id, const wire::Frame& frame);
   ConnId open_connection(const Endpoint& to, Rank peer, wire::ConnPurpose purpose);
   void close_connection(ConnId id);
   void reject(ConnId id, const std::string& reason);
@@ -102,34 +107,8 @@ class Node final : public RoleConnections<Node, NodeConn>, private WorkloadConte
   // node_endpoints.cpp: directory on demand
   bool have_endpoints(const std::vector<Rank>& ranks);
   void on_endpoint_reply(const wire::EndpointReplyMsg& reply);
-  // node_workload.cpp: the workload's start and end, and its probes
-  void start_workload();
-  void on_start();
-  void on_shutdown();
-  void on_release();
-  void on_workload_rtt(const RttMeasuredInput& in);
-  void on_workload_throughput(const ThroughputMeasuredInput& in);
-
   bool relay_plan() const { return config_->overlay.plan == PlanKind::Relay; }
   bool direct_routing() const { return config_->overlay.routing == RoutingKind::Direct; }
-
-  // WorkloadContext (node_workload.cpp)
-  Rank rank() const override { return rank_; }
-  int size() const override { return n_; }
-  TimeNs now() const override { return now_; }
-  std::uint64_t seed() const override { return config_->seed; }
-  void send(Rank dst, std::uint32_t tag, Bytes body, std::uint64_t filler) override;
-  void compute(std::uint64_t task, TimeNs duration) override;
-  void cpu(std::uint64_t task, TimeNs duration) override;
-  void report(const std::string& key, nlohmann::json value) override;
-  void finished() override;
-  void arm_timer(std::uint64_t timer, TimeNs at) override { emit(ArmTimerCmd{timer, at}); }
-  void decision(const std::string& kind, nlohmann::json detail) override {
-    trace(kind.c_str(), std::move(detail));
-  }
-  const std::vector<int>& switch_group_of_rank() const override { return overlay_.group_of_rank_; }
-  void probe_rtt(Rank dst, std::uint64_t probe, std::uint32_t bytes, int samples) override;
-  void probe_throughput(Rank dst, std::uint64_t probe, std::uint64_t bytes) override;
 
   Phase phase_ = Phase::Idle;
   Rank rank_ = kNoRank;
@@ -141,7 +120,6 @@ class Node final : public RoleConnections<Node, NodeConn>, private WorkloadConte
   ConnId rendezvous_conn_ = 0;
   EndpointBook endpoints_;
   RegistrationRetry registration_;  // node_register.cpp
-  std::unique_ptr<Workload> workload_;
   NodeCounters counters_;
 
   NodeInference inference_{*this};
@@ -152,6 +130,7 @@ class Node final : public RoleConnections<Node, NodeConn>, private WorkloadConte
   NodeMessaging messaging_{*this};
   RelayAttachment relay_{*this};
   CpuQueue cpu_{*this};
+  NodeWorkload work_{*this};
 };
 
 }  // namespace tsunagi

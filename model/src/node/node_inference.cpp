@@ -107,7 +107,7 @@ void NodeInference::take_echo_step(RttSampler::Step step) {
   if (!step.done) return;
   const RttMeasuredInput& end = *step.done;
   if (end.probe & Node::kWindowProbeBit) return node_.windows_.on_window_rtt(end);
-  if (end.probe & Node::kWorkloadProbeBit) return node_.on_workload_rtt(end);
+  if (end.probe & Node::kWorkloadProbeBit) return node_.work_.on_rtt(end);
   on_rtt(end);
 }
 
@@ -154,7 +154,7 @@ void NodeInference::finish_probing() {
     });
     nlohmann::json row = nlohmann::json::array();
     for (const auto& s : sorted) row.push_back({s.peer, s.rtt});
-    node_.report("rtt_row", {{"rank", node_.rank_}, {"sorted_peer_rtt_ns", std::move(row)}});
+    node_.work_.report("rtt_row", {{"rank", node_.rank_}, {"sorted_peer_rtt_ns", std::move(row)}});
   }
   SwitchView view = infer_own_switch(rtts_, node_.config_->inference);
   std::vector<Rank> near;

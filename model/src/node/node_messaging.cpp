@@ -51,10 +51,11 @@ void NodeMessaging::forward(wire::Frame frame) {
 void NodeMessaging::undeliverable(const wire::Frame& frame, const std::string& reason) {
   ++node_.counters_.messages_undeliverable;
   node_.trace("undeliverable", {{"src", frame.src}, {"dst", frame.dst}, {"reason", reason}});
-  if (frame.src != node_.rank_ || frame.type != wire::FrameType::Data || !node_.workload_) return;
+  if (frame.src != node_.rank_ || frame.type != wire::FrameType::Data || !node_.work_.workload())
+    return;
   auto msg = wire::read_data(frame);
   if (auto* data = std::get_if<wire::DataMsg>(&msg))
-    node_.workload_->on_undeliverable(node_, frame.dst, data->tag, reason);
+    node_.work_.workload()->on_undeliverable(node_.work_, frame.dst, data->tag, reason);
 }
 
 void NodeMessaging::flush_waiting_frames() {
@@ -77,7 +78,7 @@ void NodeMessaging::on_data(wire::Frame frame) {
                              node_.config_->costs.relay + node_.cpu_.message_cost(),
                              std::move(frame));
   }
-  if (!node_.workload_) {
+  if (!node_.work_.workload()) {
     early_data_.push_back(std::move(frame));
     return;
   }
@@ -86,7 +87,7 @@ void NodeMessaging::on_data(wire::Frame frame) {
                              std::move(frame));
   ++node_.counters_.messages_delivered;
   auto& data = std::get<wire::DataMsg>(msg);
-  node_.workload_->on_message(node_, frame.src, data.tag, data.body, frame.filler);
+  node_.work_.workload()->on_message(node_.work_, frame.src, data.tag, data.body, frame.filler);
 }
 
 // Relay: the TTL bounds how long a frame can wander if routes ever disagree.
@@ -106,9 +107,9 @@ void NodeMessaging::relay_frame(wire::Frame frame) {
 void NodeMessaging::deliver(wire::Frame frame) {
   auto msg = wire::read_data(frame);
   auto* data = std::get_if<wire::DataMsg>(&msg);
-  if (data == nullptr || !node_.workload_) return;
+  if (data == nullptr || !node_.work_.workload()) return;
   ++node_.counters_.messages_delivered;
-  node_.workload_->on_message(node_, frame.src, data->tag, data->body, frame.filler);
+  node_.work_.workload()->on_message(node_.work_, frame.src, data->tag, data->body, frame.filler);
 }
 
 }  // namespace tsunagi

@@ -90,8 +90,8 @@ void RelayAttachment::on_undeliverable_notice(const wire::Frame& frame) {
   ++node_.counters_.messages_undeliverable;
   node_.trace("undeliverable",
               {{"src", node_.rank_}, {"dst", frame.src}, {"reason", notice.reason}});
-  if (node_.workload_)
-    node_.workload_->on_undeliverable(node_, frame.src, notice.tag, notice.reason);
+  if (auto* w = node_.work_.workload())
+    w->on_undeliverable(node_.work_, frame.src, notice.tag, notice.reason);
 }
 
 }  // namespace tsunagi

@@ -235,7 +235,7 @@ void StaticOverlay::routing_done() {
   if (!routes_->complete() && !node_.relay_plan()) {
     node_.trace("routes_incomplete", {{"known", routes_->known()}, {"processes", node_.n_}});
   }
-  node_.start_workload();
+  node_.work_.start();
 }
 
 void StaticOverlay::announce_settled() {
