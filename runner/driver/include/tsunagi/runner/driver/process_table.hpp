@@ -4,7 +4,9 @@
 // rendezvous, then the relays (scenario::relay_slots order). A backend keeps what only its
 // world needs (hosts, mailboxes, sockets) beside the table, indexed the same way. The table
 // records exits (the first failure is the run's), counts inputs for progress lines, sums the
-// backend's counters and, at the end, reports every process that never exited.
+// backend's counters and, at the end, reports every process that never exited. A backend of OS
+// processes (realnet's launcher) ends its runs here too: deaths, its harness's failures and the
+// grace before it stops what still runs (fail_run, fail_run_cause, failure_grace_over).
 //
 // C++17-clean: the ns-3 backend includes it.
 #pragma once
@@ -41,7 +43,7 @@ struct ProcessRow {
   // How it ended, once exited: a backend that writes the exits down itself reads them here
   // (realnet's launcher gives them to the daemons that could not write their own).
   bool exit_ok = false;
-  std::string exit_reason;
+  std::string exit_reason{};  // {}: backends aggregate-initialise rows without it
 };
 
 // A [[faults]] entry: the process labelled `label` is killed at `at`.
