@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "tsunagi/runner/observer.hpp"
-#include "tsunagi/runner/result.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
+#include "tsunagi/runner/results/result.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 #ifdef TSUNAGI_WITH_REALNET
 #include "tsunagi/realnet/realnet_backend.hpp"

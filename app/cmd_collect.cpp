@@ -8,7 +8,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "run_outputs.hpp"
-#include "tsunagi/runner/recorder.hpp"
+#include "tsunagi/runner/results/recorder.hpp"
 #include "tsunagi/scenarios/loader.hpp"
 #ifdef TSUNAGI_WITH_REALNET
 #include "tsunagi/realnet/realnet_backend.hpp"

@@ -3,7 +3,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "tsunagi/runner/compare.hpp"
+#include "tsunagi/runner/results/compare.hpp"
 
 namespace tsunagi::app {
 

@@ -3,9 +3,9 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "tsunagi/runner/output_files.hpp"
-#include "tsunagi/runner/report.hpp"
-#include "tsunagi/runner/trace_reader.hpp"
+#include "tsunagi/runner/report/report.hpp"
+#include "tsunagi/runner/results/output_files.hpp"
+#include "tsunagi/runner/results/trace_reader.hpp"
 
 namespace tsunagi::app {
 

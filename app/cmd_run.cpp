@@ -12,12 +12,12 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "run_outputs.hpp"
-#include "tsunagi/runner/interrupt.hpp"
-#include "tsunagi/runner/output_files.hpp"
-#include "tsunagi/runner/recorder.hpp"
-#include "tsunagi/runner/result.hpp"
-#include "tsunagi/runner/topology_file.hpp"
-#include "tsunagi/runner/verdicts.hpp"
+#include "tsunagi/runner/driver/interrupt.hpp"
+#include "tsunagi/runner/results/output_files.hpp"
+#include "tsunagi/runner/results/recorder.hpp"
+#include "tsunagi/runner/results/result.hpp"
+#include "tsunagi/runner/results/topology_file.hpp"
+#include "tsunagi/runner/results/verdicts.hpp"
 #include "tsunagi/scenarios/loader.hpp"
 
 namespace tsunagi::app {

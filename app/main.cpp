@@ -11,7 +11,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "sweep.hpp"
-#include "tsunagi/runner/version.hpp"
+#include "tsunagi/runner/results/version.hpp"
 
 int main(int argc, char** argv) {
   using namespace tsunagi::app;

@@ -9,9 +9,9 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "summary.hpp"
-#include "tsunagi/runner/output_files.hpp"
-#include "tsunagi/runner/result.hpp"
-#include "tsunagi/runner/topology_file.hpp"
+#include "tsunagi/runner/results/output_files.hpp"
+#include "tsunagi/runner/results/result.hpp"
+#include "tsunagi/runner/results/topology_file.hpp"
 
 namespace tsunagi::app {
 

@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tsunagi/runner/recorder.hpp"
-#include "tsunagi/runner/run_summary.hpp"
+#include "tsunagi/runner/driver/run_summary.hpp"
+#include "tsunagi/runner/results/recorder.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 
 namespace tsunagi::app {

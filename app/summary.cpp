@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "tsunagi/runner/result.hpp"
-#include "tsunagi/runner/verdicts.hpp"
+#include "tsunagi/runner/results/result.hpp"
+#include "tsunagi/runner/results/verdicts.hpp"
 
 namespace tsunagi::app {
 

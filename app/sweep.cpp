@@ -18,7 +18,7 @@
 #include "sweep_process.hpp"
 #include "sweep_runner.hpp"
 #include "sweep_spec.hpp"
-#include "tsunagi/runner/output_files.hpp"
+#include "tsunagi/runner/results/output_files.hpp"
 #include "tsunagi/scenarios/loader.hpp"
 
 namespace tsunagi::app {

@@ -3,7 +3,7 @@
 
 #include "exit_codes.hpp"
 #include "sweep_results.hpp"
-#include "tsunagi/runner/regular_file.hpp"
+#include "tsunagi/runner/results/regular_file.hpp"
 
 namespace tsunagi::app::sweep {
 

@@ -13,7 +13,7 @@
 #include <ctime>
 #include <stdexcept>
 
-#include "tsunagi/runner/regular_file.hpp"
+#include "tsunagi/runner/results/regular_file.hpp"
 
 extern char** environ;
 

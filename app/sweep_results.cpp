@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "tsunagi/runner/output_files.hpp"
+#include "tsunagi/runner/results/output_files.hpp"
 
 namespace tsunagi::app::sweep {
 

@@ -8,7 +8,7 @@
 
 #include "exit_codes.hpp"
 #include "sweep_results.hpp"
-#include "tsunagi/runner/output_files.hpp"
+#include "tsunagi/runner/results/output_files.hpp"
 
 namespace tsunagi::app::sweep {
 

@@ -16,9 +16,9 @@
 #include "exit_codes.hpp"
 #include "sweep_results.hpp"
 #include "sweep_runner.hpp"
-#include "tsunagi/runner/output_files.hpp"
-#include "tsunagi/runner/regular_file.hpp"
-#include "tsunagi/runner/sbatch_lines.hpp"
+#include "tsunagi/realnet/sbatch_lines.hpp"
+#include "tsunagi/runner/results/output_files.hpp"
+#include "tsunagi/runner/results/regular_file.hpp"
 
 namespace tsunagi::app::sweep {
 
@@ -39,7 +39,7 @@ std::string quoted(const std::string& text) {
 
 std::string array_script(const SweepOptions& options, const fs::path& out,
                          const std::vector<PointRun*>& points) {
-  runner::SbatchLines lines{
+  realnet::SbatchLines lines{
       {"job-name", "tsunagi-sweep-" + fs::absolute(out).filename().string()},
       {"array", "0-" + std::to_string(points.size() - 1) +
                     (options.jobs_option != nullptr && options.jobs_option->count() > 0
@@ -47,10 +47,10 @@ std::string array_script(const SweepOptions& options, const fs::path& out,
                          : "")},
       {"ntasks", "1"},
       {"output", (fs::absolute(out) / "slurm" / "%A_%a.log").string()}};
-  runner::apply_sbatch_options(lines, options.sbatch);
+  realnet::apply_sbatch_options(lines, options.sbatch);
   std::ostringstream s;
   s << "#!/bin/bash\n"
-    << runner::sbatch_header(lines) << "# tsunagi sweep " << options.scenario
+    << realnet::sbatch_header(lines) << "# tsunagi sweep " << options.scenario
     << " --slurm: array task i runs point i (below);\n"
     << "# the exit status goes to the point's directory; `tsunagi sweep` tabulates them.\n"
     << "set -u\ncase \"${SLURM_ARRAY_TASK_ID:?not an array task}\" in\n";

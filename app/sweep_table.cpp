@@ -8,7 +8,7 @@
 #include "sweep_results.hpp"
 #include "sweep_runner.hpp"
 #include "sweep_summary.hpp"
-#include "tsunagi/runner/regular_file.hpp"
+#include "tsunagi/runner/results/regular_file.hpp"
 
 namespace tsunagi::app::sweep {
 

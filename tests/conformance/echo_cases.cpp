@@ -1,6 +1,6 @@
 // Conformance cases of issue 31: a ping is lost, a probe times out, two timers due at the same
 // instant, a window set before the connect. Echo deadlines are the core's and kept by the shared
-// driver (runner/include/tsunagi/runner/driven_process.hpp); how many echoes a probe takes and
+// driver (tsunagi/runner/driver/driven_process.hpp); how many echoes a probe takes and
 // what follows a loss is the core's sampler (tsunagi/model/topology/rtt_sampler.hpp), run here
 // inside a scripted process, so every backend sees the same echoes.
 #include <optional>

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "tsunagi/model/io.hpp"
-#include "tsunagi/runner/observer.hpp"
-#include "tsunagi/runner/process_driver.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
+#include "tsunagi/runner/driver/process_driver.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 
 namespace tsunagi::conformance {

@@ -17,7 +17,7 @@
 #include "launcher/launch_plan.hpp"
 #include "launcher/run_manifest.hpp"
 #include "launcher/slurm_script.hpp"
-#include "tsunagi/runner/recorder.hpp"
+#include "tsunagi/runner/results/recorder.hpp"
 #include "tsunagi/scenarios/loader.hpp"
 
 namespace rn = tsunagi::realnet;

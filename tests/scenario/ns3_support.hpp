@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "tsunagi/model/io.hpp"
-#include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 #include "tsunagi/sim/ns3/ns3_backend.hpp"
 

@@ -8,7 +8,7 @@
 #include <simgrid/s4u/Engine.hpp>
 
 #include "engine_setup.hpp"
-#include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 
 namespace tsunagi::test {

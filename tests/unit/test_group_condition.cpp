@@ -1,10 +1,10 @@
-// The condition under which switch-group inference is guaranteed right (runner/src/
+// The condition under which switch-group inference is guaranteed right (runner/results/src/
 // group_condition.cpp, docs/tree-inference.md), on small trees, a Dragonfly and a WAN.
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "tsunagi/runner/result.hpp"
+#include "tsunagi/runner/results/result.hpp"
 #include "tsunagi/scenarios/loader.hpp"
 
 using namespace tsunagi;

@@ -1,9 +1,9 @@
-// The progress line's phase (runner/include/tsunagi/runner/phase_progress.hpp): read off the
+// The progress line's phase (tsunagi/runner/driver/phase_progress.hpp): read off the
 // trace kinds the core emits, never moving back, with an estimate only where a count tells how
 // much of the phase is done.
 #include <catch2/catch.hpp>
 
-#include "tsunagi/runner/phase_progress.hpp"
+#include "tsunagi/runner/driver/phase_progress.hpp"
 
 using tsunagi::runner::PhaseProgress;
 using Phase = PhaseProgress::Phase;

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "tsunagi/model/messages.hpp"
-#include "tsunagi/runner/driven_process.hpp"
-#include "tsunagi/runner/interrupt.hpp"
+#include "tsunagi/runner/driver/driven_process.hpp"
+#include "tsunagi/runner/driver/interrupt.hpp"
 
 using namespace tsunagi;
 using runner::ProcessRow;

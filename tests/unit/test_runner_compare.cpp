@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-#include "tsunagi/runner/compare.hpp"
+#include "tsunagi/runner/results/compare.hpp"
 
 namespace fs = std::filesystem;
 using tsunagi::runner::compare_runs;

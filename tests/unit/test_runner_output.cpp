@@ -8,7 +8,7 @@
 
 #include <unistd.h>
 
-#include "tsunagi/runner/output_files.hpp"
+#include "tsunagi/runner/results/output_files.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;

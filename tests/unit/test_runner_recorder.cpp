@@ -3,8 +3,8 @@
 
 #include <sstream>
 
-#include "tsunagi/runner/message_tap.hpp"
-#include "tsunagi/runner/recorder.hpp"
+#include "tsunagi/runner/driver/message_tap.hpp"
+#include "tsunagi/runner/results/recorder.hpp"
 
 using tsunagi::ExitCmd;
 using tsunagi::ReportCmd;

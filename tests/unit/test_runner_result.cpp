@@ -2,8 +2,8 @@
 // it from the processes' reports. docs/result-schema.md is the reference.
 #include <catch2/catch.hpp>
 
-#include "tsunagi/runner/process_table.hpp"
-#include "tsunagi/runner/result.hpp"
+#include "tsunagi/runner/driver/process_table.hpp"
+#include "tsunagi/runner/results/result.hpp"
 
 using nlohmann::json;
 using nlohmann::ordered_json;

@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "tsunagi/runner/result.hpp"
+#include "tsunagi/runner/results/result.hpp"
 #include "tsunagi/scenarios/dragonfly.hpp"
 #include "scenario_failure.hpp"
 #include "tsunagi/scenarios/loader.hpp"

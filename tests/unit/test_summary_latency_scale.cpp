@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "summary.hpp"
-#include "tsunagi/runner/process_table.hpp"
-#include "tsunagi/runner/result.hpp"
+#include "tsunagi/runner/driver/process_table.hpp"
+#include "tsunagi/runner/results/result.hpp"
 
 using Catch::Matchers::Contains;
 using nlohmann::ordered_json;

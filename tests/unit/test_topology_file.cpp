@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "tsunagi/runner/topology_file.hpp"
+#include "tsunagi/runner/results/topology_file.hpp"
 #include "tsunagi/scenarios/loader.hpp"
 
 using nlohmann::ordered_json;

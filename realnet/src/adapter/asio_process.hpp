@@ -28,7 +28,7 @@
 #include "event_log.hpp"
 #include "probe_auth.hpp"
 #include "tsunagi/model/io.hpp"
-#include "tsunagi/runner/driven_process.hpp"
+#include "tsunagi/runner/driver/driven_process.hpp"
 
 namespace tsunagi::realnet {
 

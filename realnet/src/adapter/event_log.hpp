@@ -9,7 +9,7 @@
 //   {"type":"exit","proc":"r3","t_ns":123,"ok":true,"reason":""}
 //   {"type":"count","proc":"r3","key":"inference.rtt_probes","value":7}
 //   {"type":"message","proc":"r3","t_ns":123,"delivered":false,"from":3,"to":5,"seq":0,
-//    "tag":1,"bytes":64}  (runner/include/tsunagi/runner/message_tap.hpp)
+//    "tag":1,"bytes":64}  (runner/driver/include/tsunagi/runner/driver/message_tap.hpp)
 #pragma once
 
 #include <cstdio>
@@ -17,7 +17,7 @@
 
 #include "clock_stamp.hpp"
 #include "tsunagi/model/io.hpp"
-#include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
 
 namespace tsunagi::realnet {
 

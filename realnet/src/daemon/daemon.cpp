@@ -17,8 +17,8 @@
 #include "../adapter/clock_stamp.hpp"
 #include "../adapter/run_secret.hpp"
 #include "tsunagi/model/roles.hpp"
-#include "tsunagi/runner/observer.hpp"
-#include "tsunagi/runner/regular_file.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
+#include "tsunagi/runner/results/regular_file.hpp"
 #include "tsunagi/scenarios/loader.hpp"
 
 namespace tsunagi::realnet {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "tsunagi/model/types.hpp"
-#include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
 
 namespace tsunagi::realnet {
 

@@ -12,7 +12,7 @@
 #include "hosts_file.hpp"
 #include "run_manifest.hpp"
 #include "slurm_script.hpp"
-#include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
 
 namespace tsunagi::realnet {
 namespace fs = std::filesystem;

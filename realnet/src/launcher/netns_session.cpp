@@ -10,7 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "tsunagi/runner/regular_file.hpp"
+#include "tsunagi/runner/results/regular_file.hpp"
 
 namespace tsunagi::realnet {
 

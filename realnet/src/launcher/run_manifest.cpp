@@ -5,9 +5,9 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "tsunagi/runner/observer.hpp"
-#include "tsunagi/runner/regular_file.hpp"
-#include "tsunagi/runner/result.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
+#include "tsunagi/runner/results/regular_file.hpp"
+#include "tsunagi/runner/results/result.hpp"
 
 namespace tsunagi::realnet {
 namespace fs = std::filesystem;
@@ -119,7 +119,7 @@ ReplayOutcome replay_run(const RunManifest& manifest, const std::vector<ProcessR
 runner::RunSummary collect_run(const std::string& work_dir, runner::RunObserver& observer) {
   const RunManifest manifest = read_manifest(work_dir);
   std::vector<ProcessRecord> records = manifest_records(manifest);
-  std::string failure;
+  runner::RunSummary summary;
   for (ProcessRecord& record : records) {
     if (record.events_file.empty() || has_exit_event(record.events_file)) continue;
     std::string log;
@@ -128,20 +128,19 @@ runner::RunSummary collect_run(const std::string& work_dir, runner::RunObserver&
     record.died_at = kAtLastEvent;
     record.death = "no exit in " + record.events_file +
                    " (the job ended, was cancelled or the process died first; see " + log + ")";
-    if (failure.empty()) failure = record.label + ": " + record.death;
+    if (summary.failure.empty()) summary.failure = record.label + ": " + record.death;
   }
-  const ReplayOutcome replay = replay_run(manifest, records, observer);
-  for (const std::string& problem : replay.problems)
-    if (failure.empty()) failure = problem;
-  return replayed_summary(replay, failure, manifest.mode);
+  summary.all_exited_ok = summary.failure.empty();
+  return with_replay(summary, replay_run(manifest, records, observer), manifest.mode);
 }
 
-runner::RunSummary replayed_summary(const ReplayOutcome& replay, const std::string& failure,
-                                    const std::string& mode) {
-  runner::RunSummary summary;
+runner::RunSummary with_replay(runner::RunSummary summary, const ReplayOutcome& replay,
+                               const std::string& mode) {
   summary.end = replay.last_exit;
-  summary.failure = failure;
-  summary.all_exited_ok = failure.empty();
+  if (summary.all_exited_ok && !replay.problems.empty()) {
+    summary.all_exited_ok = false;
+    summary.failure = replay.problems.front();
+  }
   if (mode == "loopback")
     summary.topology_hidden =
         "realnet on loopback: every process on 127.0.0.1 measures loopback RTTs, so no switch "

@@ -12,7 +12,7 @@
 
 #include "event_replay.hpp"
 #include "launch_plan.hpp"
-#include "tsunagi/runner/run_summary.hpp"
+#include "tsunagi/runner/driver/run_summary.hpp"
 
 namespace tsunagi::realnet {
 
@@ -60,10 +60,11 @@ ReplayOutcome replay_run(const RunManifest& manifest, const std::vector<ProcessR
 // event, naming its log; the summary fails with the first such process.
 runner::RunSummary collect_run(const std::string& work_dir, runner::RunObserver& observer);
 
-// The summary of a replayed run, for `run` and `collect` alike: its end, its first failure, and
-// why its groups cannot be judged from where it ran (on loopback every process measures
-// loopback RTTs).
-runner::RunSummary replayed_summary(const ReplayOutcome& replay, const std::string& failure,
-                                    const std::string& mode);
+// `summary` (how the processes ended: the launcher's process table, or collect's look at the
+// event files) completed by the replay, for `run` and `collect` alike: its end on the replayed
+// clock, a replay problem as the failure when nothing else failed, and why its groups cannot
+// be judged from where it ran (on loopback every process measures loopback RTTs).
+runner::RunSummary with_replay(runner::RunSummary summary, const ReplayOutcome& replay,
+                               const std::string& mode);
 
 }  // namespace tsunagi::realnet

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "tsunagi/runner/sbatch_lines.hpp"
+#include "tsunagi/realnet/sbatch_lines.hpp"
 
 namespace tsunagi::realnet {
 namespace fs = std::filesystem;
@@ -51,14 +51,14 @@ std::vector<std::pair<std::string, std::string>> sbatch_directives(
   // The launcher's --timeout bounds the run; Slurm's limit is a minute more, so the run's
   // own time-out (which names what still runs) comes first.
   const long minutes = static_cast<long>(std::ceil(options.timeout_s / 60.0)) + 1;
-  runner::SbatchLines lines{
+  SbatchLines lines{
       {"job-name", "tsunagi-" + name},
       {"nodes", std::to_string(hosts_in_use(scenario))},
       {"ntasks", std::to_string(scenario::process_count(scenario))},
       {"time", std::to_string(minutes)},
       {"output", (fs::path(plan.work_dir) / "slurm.log").string()},
   };
-  runner::apply_sbatch_options(lines, options.sbatch);
+  apply_sbatch_options(lines, options.sbatch);
   return lines;
 }
 
@@ -69,7 +69,7 @@ std::string slurm_script(const scenario::Scenario& scenario, const LaunchOptions
   const std::string secret = run_secret_path(options);
   std::ostringstream s;
   s << "#!/bin/bash\n";
-  s << runner::sbatch_header(sbatch_directives(scenario, options, plan));
+  s << sbatch_header(sbatch_directives(scenario, options, plan));
   s << "# tsunagi run " << scenario.path
     << " --backend realnet --net slurm: " << scenario::process_count(scenario)
     << " ranks + rendezvous.\n"

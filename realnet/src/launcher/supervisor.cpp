@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "tsunagi/runner/regular_file.hpp"
+#include "tsunagi/runner/results/regular_file.hpp"
 
 namespace tsunagi::realnet {
 

@@ -24,7 +24,7 @@ class TcpHeader;
 class TcpSocketBase;
 }  // namespace ns3
 
-#include "tsunagi/runner/driven_process.hpp"
+#include "tsunagi/runner/driver/driven_process.hpp"
 #include "world.hpp"
 
 namespace tsunagi::sim::ns3 {

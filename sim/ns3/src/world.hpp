@@ -11,7 +11,7 @@
 #include <ns3/ptr.h>
 
 #include "topology.hpp"
-#include "tsunagi/runner/process_table.hpp"
+#include "tsunagi/runner/driver/process_table.hpp"
 
 namespace tsunagi::sim::ns3 {
 

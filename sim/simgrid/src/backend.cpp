@@ -18,7 +18,7 @@
 #include "platform.hpp"
 #include "process_actor.hpp"
 #include "time_units.hpp"
-#include "tsunagi/runner/interrupt_handler.hpp"
+#include "tsunagi/runner/driver/interrupt_handler.hpp"
 #include "tsunagi/sim/simgrid/simgrid_backend.hpp"
 #include "world.hpp"
 

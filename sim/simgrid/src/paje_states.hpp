@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "tsunagi/runner/observer.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
 
 namespace tsunagi::sim::simgrid {
 

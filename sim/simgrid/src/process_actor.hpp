@@ -25,7 +25,7 @@
 #include "completions.hpp"
 #include "message.hpp"
 #include "send_handles.hpp"
-#include "tsunagi/runner/driven_process.hpp"
+#include "tsunagi/runner/driver/driven_process.hpp"
 #include "world.hpp"
 
 namespace tsunagi::sim::simgrid {

@@ -17,7 +17,7 @@
 #include "message.hpp"
 #include "platform.hpp"
 #include "small_messages.hpp"
-#include "tsunagi/runner/process_table.hpp"
+#include "tsunagi/runner/driver/process_table.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 
 namespace tsunagi::sim::simgrid {

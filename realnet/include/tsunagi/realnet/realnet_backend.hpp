@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "tsunagi/model/types.hpp"
-#include "tsunagi/runner/observer.hpp"
-#include "tsunagi/runner/run_summary.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
+#include "tsunagi/runner/driver/run_summary.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 
 namespace tsunagi::realnet {

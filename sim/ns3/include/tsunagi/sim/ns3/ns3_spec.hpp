@@ -15,9 +15,9 @@
 
 #include "tsunagi/model/config.hpp"
 #include "tsunagi/model/io.hpp"
-#include "tsunagi/runner/observer.hpp"
-#include "tsunagi/runner/process_driver.hpp"
-#include "tsunagi/runner/run_summary.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
+#include "tsunagi/runner/driver/process_driver.hpp"
+#include "tsunagi/runner/driver/run_summary.hpp"
 
 namespace tsunagi::sim::ns3 {
 

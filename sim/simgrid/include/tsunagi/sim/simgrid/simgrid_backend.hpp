@@ -9,9 +9,9 @@
 #include <string>
 
 #include "tsunagi/model/io.hpp"
-#include "tsunagi/runner/observer.hpp"
-#include "tsunagi/runner/process_driver.hpp"
-#include "tsunagi/runner/run_summary.hpp"
+#include "tsunagi/runner/driver/observer.hpp"
+#include "tsunagi/runner/driver/process_driver.hpp"
+#include "tsunagi/runner/driver/run_summary.hpp"
 #include "tsunagi/scenarios/scenario.hpp"
 
 namespace tsunagi::sim::simgrid {
