@@ -14,8 +14,8 @@ int NodeWorkload::size() const {
   return node_.n_;
 }
 
-TimeNs NodeWorkload::now() const {
-  return node_.now_;
+TimeNs NodeWorkload::time_of(const Node& node) {
+  return node.now_;
 }
 
 std::uint64_t NodeWorkload::seed() const {
