@@ -218,6 +218,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
 
   std::map<ConnId, ConnPtr> conns_;
   std::vector<std::pair<ConnId, ConnPtr>> step_sends_;  // written at step_performed
+  int delivering_reads_ = 0;  // deliver_read under way: its steps' sends wait for its end
   std::map<std::uint64_t, RttProbe> rtt_probes_;
   asio::steady_timer wake_;  // wakes the driver's timers at their earliest deadline
   std::vector<std::shared_ptr<asio::steady_timer>> timers_;  // computations
