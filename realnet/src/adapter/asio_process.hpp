@@ -18,7 +18,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -129,6 +128,33 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
     std::size_t bytes_done = 0;
     std::uint64_t filler_done = 0;
   };
+  // A connection's queue, oldest first: a vector whose front is an index, emptied in place once
+  // all is sent. A std::deque allocated a block every ten messages and moved its map (memmove)
+  // as a ping-pong walked through it (issue 34). A queue that never empties drops its sent
+  // front when that is half of it.
+  class OutQueue {
+   public:
+    bool empty() const { return head_ == chunks_.size(); }
+    void push_back(OutChunk&& chunk) { chunks_.push_back(std::move(chunk)); }
+    OutChunk& front() { return chunks_[head_]; }
+    OutChunk& operator[](std::size_t i) { return chunks_[head_ + i]; }
+    auto begin() { return chunks_.begin() + static_cast<std::ptrdiff_t>(head_); }
+    auto end() { return chunks_.end(); }
+    void pop_front() {
+      chunks_[head_++] = OutChunk{};  // its bytes freed now, not when the queue empties
+      if (empty()) {
+        chunks_.clear();
+        head_ = 0;
+      } else if (head_ >= 64 && 2 * head_ >= chunks_.size()) {
+        chunks_.erase(chunks_.begin(), begin());
+        head_ = 0;
+      }
+    }
+
+   private:
+    std::vector<OutChunk> chunks_;
+    std::size_t head_ = 0;
+  };
   struct Conn {
     explicit Conn(asio::io_context& io) : socket(io) {}
     tcp::socket socket;
@@ -137,7 +163,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
     bool gone = false;         // socket closed, erased from conns_
     bool writing = false;
     bool step_sends = false;  // queued by the core step under way (listed in step_sends_)
-    std::deque<OutChunk> out;
+    OutQueue out;
     // The pieces of the write under way, untouched while `writing`: Asio is handed a view of
     // them (a std::span), not the vector, which it would copy into every write. `progress`:
     // what each queued chunk contributes to it (bytes, filler); kept, so a write allocates
@@ -218,6 +244,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
 
   std::map<ConnId, ConnPtr> conns_;
   std::vector<std::pair<ConnId, ConnPtr>> step_sends_;  // written at step_performed
+  int delivering_reads_ = 0;  // deliver_read under way: its steps' sends wait for its end
   std::map<std::uint64_t, RttProbe> rtt_probes_;
   asio::steady_timer wake_;  // wakes the driver's timers at their earliest deadline
   std::vector<std::shared_ptr<asio::steady_timer>> timers_;  // computations

@@ -103,11 +103,9 @@ void AsioProcess::on_connect_done(ConnId id, const ConnPtr& conn,
   conn->connected = true;
   boost::system::error_code ignored;
   conn->socket.set_option(tcp::no_delay(true), ignored);
-  // Asio watched the connect for EPOLLOUT and keeps watching for it: every async_wait re-arms
-  // the descriptor with it (an epoll_ctl), so each wait for the next message came back at once
-  // to say the socket was writable, one epoll_wait per message for nothing (issue 34). The
-  // descriptor is registered anew, for EPOLLIN only, as an accepted one is; a write that finds
-  // the kernel's buffer full still asks for EPOLLOUT (async_write).
+  // Asio watched the connect for EPOLLOUT and keeps watching for it: each async_wait re-arms
+  // the descriptor with it, so each wait for a message came back at once, for nothing (issue
+  // 34). It is registered anew, for EPOLLIN only, as an accepted one is.
   const auto protocol = conn->socket.local_endpoint(ignored).protocol();
   boost::system::error_code error_again;
   const auto descriptor = conn->socket.release(error_again);
@@ -197,8 +195,11 @@ void AsioProcess::adapt_read_size(std::size_t got) {
 
 // Each block that holds read bytes is one Received, in order; the rest go back unused. The
 // blocks are moved out while the core runs: a read it caused would take read_blocks_ anew.
+// What the core's steps on the blocks send is written after the last block, one write per
+// connection: an echo of a 1 MiB read is one sendmsg, not 16 sends of 64 KiB (issue 34).
 void AsioProcess::deliver_read(ConnId id, const ConnPtr& conn, std::size_t got) {
   std::vector<Bytes> blocks = std::move(read_blocks_);
+  ++delivering_reads_;
   for (Bytes& block : blocks) {
     const std::size_t n = std::min(got, block.size());
     got -= n;
@@ -210,6 +211,7 @@ void AsioProcess::deliver_read(ConnId id, const ConnPtr& conn, std::size_t got) 
   }
   blocks.clear();
   read_blocks_ = std::move(blocks);  // its capacity: the next read allocates nothing
+  if (--delivering_reads_ == 0) step_performed();
 }
 
 // The first n bytes of a block, for the core. A block less than half filled is kept whole and
@@ -230,9 +232,8 @@ static_assert(runner::takes_back_received<AsioProcess>::value,
               "the driver must hand received bytes back to the realnet adapter");
 
 // Kept by size, then capacity, the fullest last (reads take from the back); when all places
-// are taken, the least full gives way. An empty buffer (the core took it) is no buffer, a
-// small one (a copy hand_over made) would be reallocated by a read, and a large one (a frame
-// the core built) would hold its memory as a read block.
+// are taken, the least full gives way. Not kept: an empty buffer (the core took it), a small
+// one (a read would reallocate it), a large one (it would hold its memory as a read block).
 void AsioProcess::recycle_received(Bytes&& bytes) {
   if (bytes.capacity() < kSmallestRead || bytes.capacity() > 2 * kReadBlock) return;
   const auto fuller = [](const Bytes& a, const Bytes& b) {
@@ -247,8 +248,7 @@ void AsioProcess::recycle_received(Bytes&& bytes) {
 }
 
 // Queued, and written once the step's commands are all performed: the frames one step sends on
-// a connection go out in one write (pump makes it at once), where writing each as it came took
-// a system call per frame (issue 34).
+// a connection go out in one write, not a system call each (issue 34).
 void AsioProcess::send(SendCmd& cmd) {
   auto it = conns_.find(cmd.conn);
   if (it == conns_.end() || it->second->core_closed) return;
@@ -260,7 +260,7 @@ void AsioProcess::send(SendCmd& cmd) {
 }
 
 void AsioProcess::step_performed() {
-  if (step_sends_.empty()) return;
+  if (step_sends_.empty() || delivering_reads_ > 0) return;  // deliver_read writes at its end
   std::vector<std::pair<ConnId, ConnPtr>> sends;
   sends.swap(step_sends_);
   for (auto& [id, conn] : sends) {
@@ -274,14 +274,15 @@ void AsioProcess::step_performed() {
 // Writes what is queued, one gathered write at a time, in order. A connection the core closed
 // sends its FIN once the queue is empty and is dropped when the peer's FIN arrives.
 //
-// A write of up to kWriteNow bytes is made here and now, on the non-blocking socket: when the
-// kernel takes all of it (a small message nearly always), nothing is left for the event loop.
-// async_write would make the same system call but post its completion, and a posted handler
-// makes Asio poll epoll (epoll_wait with no time-out) before it runs: one system call more per
-// message than a write that is simply done (issue 34). What the kernel does not take, and any
-// larger write, goes to async_write, which waits for room without a system call of its own.
+// Each write is first made here and now, on the non-blocking socket: when the kernel takes all
+// of it (a small message nearly always, 1 MiB once the socket's buffers have grown), nothing is
+// left for the event loop. async_write would make the same call but post its completion, and a
+// posted handler makes Asio poll epoll (epoll_wait, no time-out) before it runs (issue 34).
+// What the kernel does not take goes to async_write, which waits for room; so does the write
+// after one larger than kWriteNow, so that a long queue lets other connections' handlers run.
 void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
   constexpr std::size_t kWriteNow = 64 * 1024;
+  bool wrote_large = false;
   while (!conn->writing && conn->connected && !conn->gone) {
     if (conn->out.empty()) {
       if (conn->core_closed) {
@@ -291,7 +292,7 @@ void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
       return;
     }
     std::size_t total = gather(*conn);
-    if (total <= kWriteNow) {
+    if (!wrote_large) {
       boost::system::error_code error;
       if (!conn->socket.non_blocking()) conn->socket.non_blocking(true, error);
       // One buffer is a send, several a sendmsg (the kernel copies in the list of pieces).
@@ -302,11 +303,19 @@ void AsioProcess::pump(ConnId id, const ConnPtr& conn) {
       if (error && error != asio::error::would_block) return drop(id, conn, true);
       const std::size_t done = error ? 0 : written;
       advance(*conn, done);
-      if (done == total) continue;
+      if (done == total) {
+        wrote_large = total > kWriteNow;
+        continue;
+      }
       total = gather(*conn);  // the rest, when the kernel has room
     }
     conn->writing = true;
-    asio::async_write(conn->socket, std::span<const asio::const_buffer>(conn->gather),
+    // Each call offers the kernel all the rest: Asio's default (transfer_all) offers 64 KiB a
+    // call, 16 sendmsg and 16 posted completions per 1 MiB (issue 34).
+    const auto whole_rest = [](const boost::system::error_code& error, std::size_t) {
+      return error ? std::size_t{0} : kWriteBudget;
+    };
+    asio::async_write(conn->socket, std::span<const asio::const_buffer>(conn->gather), whole_rest,
                       [this, id, conn, total](const boost::system::error_code& error, std::size_t) {
                         conn->writing = false;
                         if (conn->gone) return;
