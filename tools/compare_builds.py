@@ -24,6 +24,9 @@ SIZE_OVERRIDES = {
     ("switched-100k", "ns3"): ["--set", "network.tree.levels.1.fanout=5"],  # 2,000 processes
     ("switched-10k", "ns3"): ["--set", "network.tree.levels.1.fanout=5"],  # 2,000 processes
 }
+# Realnet settings of the default suite's compare tests (tests/realnet/CMakeLists.txt):
+# dragonfly-16's router steps tie, so its delay lines run at x2000 to keep noise below a step.
+REALNET_ARGS = {"dragonfly-16": ["--latency-scale", "2000"]}
 
 # The realnet scenarios of the default test suite (tests/realnet/CMakeLists.txt).
 REALNET_DEFAULT = ["teaching/two-switches", "teaching/two-level-32", "papers/ssock-11-small",
@@ -48,7 +51,7 @@ def run(build, scenario, backend, out, timeout):
            "--out", str(out), "--quiet"]
     cmd += SIZE_OVERRIDES.get((scenario.stem, backend), [])
     if backend == "realnet":
-        cmd += ["--realnet-bin", str(build / "realnet")]
+        cmd += ["--realnet-bin", str(build / "realnet")] + REALNET_ARGS.get(scenario.stem, [])
     start = time.monotonic()
     try:
         code = subprocess.run(cmd, stdout=subprocess.DEVNULL, timeout=timeout).returncode
