@@ -23,6 +23,12 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 SIZE_OVERRIDES = {
     ("switched-100k", "ns3"): ["--set", "network.tree.levels.1.fanout=5"],  # 2,000 processes
     ("switched-10k", "ns3"): ["--set", "network.tree.levels.1.fanout=5"],  # 2,000 processes
+    # Paper 002's series on ns-3: every algorithm and group size, the 80 KB point once (the
+    # 8 MB point, 3 repeats, takes over 30 minutes of packets).
+    ("xc30-256", "ns3"): ["--set", "workload.multicast.sizes=[81920]",
+                          "--set", "workload.multicast.repeats=1"],
+    ("xc30-256-multigroup", "ns3"): ["--set", "workload.multicast.sizes=[81920]",
+                                     "--set", "workload.multicast.repeats=1"],
 }
 # Realnet settings of the default suite's compare tests (tests/realnet/CMakeLists.txt):
 # dragonfly-16's router steps tie, so its delay lines run at x2000 to keep noise below a step.
