@@ -44,18 +44,16 @@ def regressions(backend, rows, committed):
     return failed
 
 
+def _point(series, profile, a, b, size):
+    """(message_ns, MB/s) of one size of one pair and profile, or (None, None)."""
+    for _, prof, src, dst, nbytes, message_ns, rate in series:
+        if prof == profile and (src, dst) == (a, b) and nbytes == size:
+            return message_ns, float(rate)
+    return None, None
+
+
 def _rate(series, profile, a, b, size):
-    for backend, prof, src, dst, nbytes, _, rate in series:
-        if prof == profile and (src, dst) == (a, b) and nbytes == size:
-            return float(rate)
-    return None
-
-
-def _message_ns(series, profile, a, b, size):
-    for backend, prof, src, dst, nbytes, message_ns, _ in series:
-        if prof == profile and (src, dst) == (a, b) and nbytes == size:
-            return message_ns
-    return None
+    return _point(series, profile, a, b, size)[1]
 
 
 def paper_checks(backend, rows, series, rtt_ms):
@@ -85,7 +83,7 @@ def paper_checks(backend, rows, series, rtt_ms):
         expect(f"{pair} OH_64B within 25 % of the paper", 0.75 <= ratio <= 1.25,
                f"{row['OH_64B']:.3f} / {row['paper_OH_64B']} = {ratio:.2f}", known_miss=True)
         for profile in sorted(profiles):  # Fig. 3: a small message takes half the RTT
-            t = _message_ns(series, profile, a, b, 64)
+            t = _point(series, profile, a, b, 64)[0]
             if t is not None:
                 expect(f"{pair} 64 B ({profile}) at RTT/2 within 10 %",
                        abs(t / 1e6 - rtt / 2) <= 0.1 * rtt / 2,
