@@ -37,20 +37,27 @@ browser_self_test() {
   echo "ok: the browser check catches an uncaught exception"
 }
 
-# keep_screenshot PAGE NAME: headless Chromium's picture of PAGE (1400 px wide, the first 2400 px
-# of it) kept as a test artefact, TSUNAGI_ARTEFACTS/NAME.png (the build's test-artefacts/ under
-# ctest), so that a person can look at what the checks above only counted. An empty or tiny
-# picture fails: a page that did not render leaves a blank one of a few KB.
+# keep_screenshot PAGE NAME: headless Chromium's picture of the whole of PAGE (1400 px wide) kept
+# as a test artefact, TSUNAGI_ARTEFACTS/NAME.png (the build's test-artefacts/ under ctest), so
+# that a person can look at what the checks above only counted. A screenshot is as tall as the
+# window, so the window is as tall as the page: the heights of its figures (the report's
+# top-level <svg ... id="X-svg" ... height="H">), 230 px for each one's heading, caption and
+# buttons, and 400 px for the title and the facts (kaneda-112: 4,265 px, its timeline whole).
+# An empty or tiny picture fails: a page that did not render leaves a blank one of a few KB.
 keep_screenshot() {
   local page=$1 name=$2
   local dir=${TSUNAGI_ARTEFACTS:-$WORK/artefacts}
   mkdir -p "$dir"
+  local height
+  height=$(grep -o '<svg [^>]*id="[a-z]*-svg"[^>]*>' "$page" | grep -o ' height="[0-9.]*"' |
+    tr -dc '0-9.\n' | awk '{h += $1 + 230} END {h += 400; printf "%d", (h < 2400 ? 2400 : h > 16000 ? 16000 : h)}' ||
+    true)  # a page without figures: 2400
   timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
-    --user-data-dir="$WORK/$name.profile" --hide-scrollbars --window-size=1400,2400 \
+    --user-data-dir="$WORK/$name.profile" --hide-scrollbars --window-size="1400,$height" \
     --screenshot="$dir/$name.png" "file://$page" >/dev/null 2>&1 ||
     fail "chromium could not take a screenshot of $page"
   local size
   size=$(stat -c %s "$dir/$name.png" 2>/dev/null || echo 0)
   [ "$size" -gt 20000 ] || fail "$dir/$name.png is $size bytes: the page did not render"
-  echo "ok: screenshot kept: $dir/$name.png ($size bytes)"
+  echo "ok: screenshot kept: $dir/$name.png (1400x$height, $size bytes)"
 }
