@@ -230,8 +230,8 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // filled and 1.6 KB copied per 1 MiB round trip at the edges of reads), so the blocks that
   // come back are kept by size: full ones, and tails that a later read of the same size takes
   // (a stream of equal messages arrives in equal pieces). At most 32 full blocks (each at most
-  // 128 KiB of capacity) and 2 MiB of tails: 6 MiB a process. A core that forwards what it
-  // read (moved into a SendCmd) gives the blocks back once they are written.
+  // 128 KiB of capacity) and 64 tails of at most 2 MiB together: 6 MiB a process. A core that
+  // forwards what it read (moved into a SendCmd) gives the blocks back once they are written.
   std::vector<Bytes> full_blocks_;  // each kReadBlock bytes
   std::vector<Bytes> tail_blocks_;  // smaller, at least kSmallestRead of capacity; oldest first
   std::size_t tail_bytes_ = 0;      // their capacity
@@ -241,6 +241,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   static constexpr std::size_t kSmallestRead = 4096;
   static constexpr std::size_t kFullBlocks = 32;
   static constexpr std::size_t kTailBytes = 2 << 20;
+  static constexpr std::size_t kTailBlocks = 64;
   std::size_t stream_read_size_ = kSmallestRead;
   int small_reads_ = 0;  // reads in a row far smaller than stream_read_size_
   udp::endpoint datagram_from_;

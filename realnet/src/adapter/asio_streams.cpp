@@ -288,7 +288,9 @@ void AsioProcess::recycle_received(Bytes&& bytes) {
   }
   tail_bytes_ += bytes.capacity();
   tail_blocks_.push_back(std::move(bytes));
-  while (tail_bytes_ > kTailBytes) take_tail(tail_blocks_.begin(), 0);  // the oldest go
+  // The oldest go: the memory is bounded, and so is the search for a size (tail_block).
+  while (tail_bytes_ > kTailBytes || tail_blocks_.size() > kTailBlocks)
+    take_tail(tail_blocks_.begin(), 0);
 }
 
 // Queued, and written once the step's commands are all performed: the frames one step sends on
