@@ -257,10 +257,11 @@ void AsioProcess::deliver_read(ConnId id, const ConnPtr& conn, std::size_t got) 
   if (--delivering_reads_ == 0) step_performed();
 }
 
-// The first n bytes of a block, for the core. A block less than half filled is kept whole and
-// its bytes handed over as a copy: copying n bytes costs less than zero-filling the rest of
-// the block when it is next read into (a 64-byte message in a 4 KiB block: 64 bytes copied
-// instead of 4,032 filled).
+// The first n bytes of a block, for the core: only a small read (one 4 KiB block, read_size)
+// or one the kernel ended early leaves a block part filled. One less than half filled is kept
+// whole and its bytes handed over as a copy: copying n bytes costs less than filling a new
+// block, which cutting this one would need, since a cut block never grows back (a 64-byte
+// message in a 4 KiB block: 64 bytes copied instead of 4,096 filled).
 Bytes AsioProcess::hand_over(Bytes& block, std::size_t n) {
   if (n * 2 >= block.size()) {
     block.resize(n);
