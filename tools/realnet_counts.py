@@ -9,6 +9,7 @@ the set-up. Counts, unlike wall-clock times, hardly depend on the machine's load
 taken on a busy machine (docs/realnet.md, "Counts per round trip").
 
   tools/realnet_counts.py [--build build] [--size 1048576] [--few 20] [--many 220] [--taskset 0]
+                         [--repeats 5]
 
 Columns: `adapter` and `plain` are both threads together (and `ratio` adapter / plain); then each
 side's `sender` (the main thread: sends a message, waits for it back) and `echo` (answers).
@@ -29,6 +30,7 @@ import glob
 import os
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -114,6 +116,20 @@ def strace_counts(args, side, rounds):
         return counts
 
 
+def median_of_runs(measure):
+    """`measure` repeated --repeats times, each count the median of the runs: each run's set-up
+    differs (how many buffers the adapter fills before the pieces that arrive repeat themselves
+    depends on timing), and one 64 KiB block more or less in one run's set-up moves a
+    per-round-trip figure by 30-300 bytes and 0.1-1 page faults."""
+    def repeated(args, side, rounds):
+        runs = [measure(args, side, rounds) for _ in range(args.repeats)]
+        keys = set().union(*runs)
+        return collections.Counter({key: statistics.median(run[key] for run in runs)
+                                    for key in keys})
+    return repeated
+
+
+@median_of_runs
 def perf_counts(args, side, rounds):
     """perf stat's software events (both threads), and each thread's context switches and CPU
     time as it reports them (getrusage RUSAGE_THREAD; involuntary switches are other programs
@@ -134,6 +150,7 @@ def perf_counts(args, side, rounds):
     return counts
 
 
+@median_of_runs
 def copy_counts(args, side, rounds):
     """Bytes through memcpy/memmove/memset and calls to malloc/calloc/realloc, per thread."""
     shim = os.path.join(args.build, "realnet", "libtsunagi-copy-count.so")
@@ -175,6 +192,9 @@ def main():
     parser.add_argument("--size", type=int, default=1 << 20)
     parser.add_argument("--few", type=int, default=20)
     parser.add_argument("--many", type=int, default=220)
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="runs of perf stat and of the copy-count shim per round-trip count, "
+                        "of whose counts the median is taken (default 5)")
     parser.add_argument("--taskset", metavar="CPUS",
                         help="run the bench under taskset -c CPUS (0: both threads on one core, "
                         "where every wait that finds nothing sleeps and switches to the other)")

@@ -193,7 +193,11 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void on_connect_done(ConnId id, const ConnPtr& conn, const boost::system::error_code& error);
   void start_reading(ConnId id, const ConnPtr& conn, bool read_now);
   void read_once(ConnId id, const ConnPtr& conn);
-  void take_read_blocks();
+  std::size_t read_size(Conn& conn);
+  void take_read_blocks(std::size_t size);
+  Bytes full_block();
+  Bytes tail_block(std::size_t size);
+  Bytes take_tail(std::vector<Bytes>::iterator at, std::size_t size);
   void adapt_read_size(std::size_t got);
   void deliver_read(ConnId id, const ConnPtr& conn, std::size_t got);
   Bytes hand_over(Bytes& block, std::size_t n);
@@ -217,23 +221,27 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // connection holds a buffer while it waits (256 KiB reads halve the per-byte cost of 64 KiB).
   std::vector<std::uint8_t> read_buffer_ = std::vector<std::uint8_t>(256 * 1024);
   // Frame streams read straight into the bytes handed to the core, which hands them back
-  // (recycle_received): no copy and no allocation per read, but for the bytes of a block less
-  // than half filled (hand_over: a copy of a few bytes). A read's size follows the traffic:
-  // 4 KiB while reads are small (growing a buffer is a zero fill), up to 1 MiB while they fill
-  // it (a 1 MiB message in one read, as plain Asio's async_read takes it). Past 64 KiB a read
-  // is scattered over 64 KiB blocks, each handed to the core as its own Received: a block read
-  // full keeps its size, so reading into it again fills nothing (issue 34: regrowing one 1 MiB
-  // buffer from the size of its last read zero-filled 1.7 MB per 1 MiB round trip). A core
-  // that forwards what it read (moved into a SendCmd) gives the blocks back once they are
-  // written: enough are kept for two 1 MiB reads before the first write ends (32 blocks, none
-  // larger than 128 KiB: at most 4 MiB a process).
-  std::vector<Bytes> spare_chunks_;  // by size, then capacity: the fullest last
-  std::vector<Bytes> read_blocks_;   // the blocks of the read being made
+  // (recycle_received): no copy and no allocation per read. A read's size follows the traffic:
+  // 4 KiB while reads are small, up to 1 MiB while they fill it (a 1 MiB message in one read,
+  // as plain Asio's async_read takes it). Past 4 KiB a read takes exactly what has arrived (the
+  // kernel says how much, FIONREAD): whole 64 KiB blocks and one tail block of the rest, each
+  // handed to the core as its own Received, so no read ends inside a block. A block is never
+  // grown again once it is smaller (growing a std::vector zero-fills: issue 34 measured 4.4 KB
+  // filled and 1.6 KB copied per 1 MiB round trip at the edges of reads), so the blocks that
+  // come back are kept by size: full ones, and tails that a later read of the same size takes
+  // (a stream of equal messages arrives in equal pieces). At most 32 full blocks (each at most
+  // 128 KiB of capacity) and 64 tails of at most 2 MiB together: 6 MiB a process. A core that
+  // forwards what it read (moved into a SendCmd) gives the blocks back once they are written.
+  std::vector<Bytes> full_blocks_;  // each kReadBlock bytes
+  std::vector<Bytes> tail_blocks_;  // smaller, at least kSmallestRead of capacity; oldest first
+  std::size_t tail_bytes_ = 0;      // their capacity
+  std::vector<Bytes> read_blocks_;  // the blocks of the read being made
   std::vector<asio::mutable_buffer> read_iovecs_;
   static constexpr std::size_t kReadBlock = 64 * 1024;
   static constexpr std::size_t kSmallestRead = 4096;
-  static constexpr std::size_t kSpareChunks = 32;
-  static constexpr std::size_t kReadBufferWorthKeeping = kReadBlock;
+  static constexpr std::size_t kFullBlocks = 32;
+  static constexpr std::size_t kTailBytes = 2 << 20;
+  static constexpr std::size_t kTailBlocks = 64;
   std::size_t stream_read_size_ = kSmallestRead;
   int small_reads_ = 0;  // reads in a row far smaller than stream_read_size_
   udp::endpoint datagram_from_;

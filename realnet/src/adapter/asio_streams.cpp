@@ -145,7 +145,8 @@ void AsioProcess::read_once(ConnId id, const ConnPtr& conn) {
   boost::system::error_code error;
   // Set once: each call is an ioctl, one syscall more per message than plain Asio makes.
   if (!conn->socket.non_blocking()) conn->socket.non_blocking(true, error);
-  take_read_blocks();
+  const std::size_t offered = read_size(*conn);
+  take_read_blocks(offered);
   // One block is a recv, several a recvmsg (the kernel copies in the list of blocks).
   const std::size_t got = read_iovecs_.size() == 1
                               ? conn->socket.read_some(read_iovecs_.front(), error)
@@ -154,26 +155,68 @@ void AsioProcess::read_once(ConnId id, const ConnPtr& conn) {
     for (Bytes& block : read_blocks_) recycle_received(std::move(block));
     return drop(id, conn, true);
   }
+  // As if stream_read_size_ had been offered: `offered` is less only when less had arrived.
   adapt_read_size(error ? 0 : got);
   deliver_read(id, conn, error ? 0 : got);
 }
 
-// Buffers for stream_read_size_ bytes: one while reads are small, kReadBlock ones past that,
-// the spares that need no growing first.
-void AsioProcess::take_read_blocks() {
+// How much to read: stream_read_size_ while reads are small (one 4 KiB block: asking the kernel
+// first would be one system call more per small message). Past that, what has arrived, up to
+// stream_read_size_, so the read ends at the end of its last block: the blocks are cut to fit
+// before the read instead of after it (no copy, no fill). Nothing ready (a wake-up for the
+// peer's FIN or an error): a small read, which reports it.
+std::size_t AsioProcess::read_size(Conn& conn) {
+  if (stream_read_size_ <= kSmallestRead) return kSmallestRead;
+  boost::system::error_code error;
+  const std::size_t ready = conn.socket.available(error);
+  if (error || ready == 0) return kSmallestRead;
+  return std::min(ready, stream_read_size_);
+}
+
+// Blocks for `size` bytes: whole kReadBlock ones, then one of the rest.
+void AsioProcess::take_read_blocks(std::size_t size) {
   read_blocks_.clear();
   read_iovecs_.clear();
-  for (std::size_t covered = 0; covered < stream_read_size_;) {
-    Bytes block;
-    if (!spare_chunks_.empty()) {
-      block = std::move(spare_chunks_.back());
-      spare_chunks_.pop_back();
-    }
-    block.resize(std::min(kReadBlock, stream_read_size_ - covered));
+  for (std::size_t covered = 0; covered < size;) {
+    Bytes block = size - covered >= kReadBlock ? full_block() : tail_block(size - covered);
     covered += block.size();
     read_iovecs_.emplace_back(block.data(), block.size());
     read_blocks_.push_back(std::move(block));
   }
+}
+
+// A block of kReadBlock bytes: a spare, or a new one (zero-filled once, then kept).
+Bytes AsioProcess::full_block() {
+  if (full_blocks_.empty()) return Bytes(kReadBlock);
+  Bytes block = std::move(full_blocks_.back());
+  full_blocks_.pop_back();
+  return block;
+}
+
+// A block of exactly `size` (< kReadBlock) bytes: a kept tail of that size (the newest); else,
+// for half a block or more, a full block cut down (cutting fills nothing; the block stays
+// shorter, a tail for later reads of this size); else a new block of `size` bytes, filled
+// once: what arrived, not a block's worth.
+Bytes AsioProcess::tail_block(std::size_t size) {
+  for (auto it = tail_blocks_.rbegin(); it != tail_blocks_.rend(); ++it)
+    if (it->size() == size) return take_tail(std::next(it).base(), size);
+  if (2 * size >= kReadBlock && !full_blocks_.empty()) {
+    Bytes block = full_block();
+    block.resize(size);
+    return block;
+  }
+  Bytes block;
+  block.reserve(std::max(size, kSmallestRead));  // kept when it comes back (recycle_received)
+  block.resize(size);
+  return block;
+}
+
+Bytes AsioProcess::take_tail(std::vector<Bytes>::iterator at, std::size_t size) {
+  Bytes block = std::move(*at);
+  tail_bytes_ -= block.capacity();
+  tail_blocks_.erase(at);
+  block.resize(size);
+  return block;
 }
 
 // Doubled while reads fill what they are offered; down to what came after several reads far
@@ -214,10 +257,11 @@ void AsioProcess::deliver_read(ConnId id, const ConnPtr& conn, std::size_t got) 
   if (--delivering_reads_ == 0) step_performed();
 }
 
-// The first n bytes of a block, for the core. A block less than half filled is kept whole and
-// its bytes handed over as a copy: copying n bytes costs less than zero-filling the rest of
-// the block when it is next read into (a 64-byte message in a 4 KiB block: 64 bytes copied
-// instead of 4,032 filled).
+// The first n bytes of a block, for the core: only a small read (one 4 KiB block, read_size)
+// or one the kernel ended early leaves a block part filled. One less than half filled is kept
+// whole and its bytes handed over as a copy: copying n bytes costs less than filling a new
+// block, which cutting this one would need, since a cut block never grows back (a 64-byte
+// message in a 4 KiB block: 64 bytes copied instead of 4,096 filled).
 Bytes AsioProcess::hand_over(Bytes& block, std::size_t n) {
   if (n * 2 >= block.size()) {
     block.resize(n);
@@ -231,20 +275,23 @@ Bytes AsioProcess::hand_over(Bytes& block, std::size_t n) {
 static_assert(runner::takes_back_received<AsioProcess>::value,
               "the driver must hand received bytes back to the realnet adapter");
 
-// Kept by size, then capacity, the fullest last (reads take from the back); when all places
-// are taken, the least full gives way. Not kept: an empty buffer (the core took it), a small
-// one (a read would reallocate it), a large one (it would hold its memory as a read block).
+// Kept for later reads: a full block with the full ones (a larger buffer cut down to one),
+// anything smaller as a tail, the oldest tail giving way. Not kept: an empty buffer (the core
+// took its bytes), a small one (capacity under kSmallestRead: a frame the core made), a large
+// one (it would hold its memory as a read block).
 void AsioProcess::recycle_received(Bytes&& bytes) {
-  if (bytes.capacity() < kSmallestRead || bytes.capacity() > 2 * kReadBlock) return;
-  const auto fuller = [](const Bytes& a, const Bytes& b) {
-    return a.size() != b.size() ? a.size() < b.size() : a.capacity() < b.capacity();
-  };
-  if (spare_chunks_.size() == kSpareChunks) {
-    if (!fuller(spare_chunks_.front(), bytes)) return;
-    spare_chunks_.erase(spare_chunks_.begin());
+  if (bytes.empty() || bytes.capacity() < kSmallestRead || bytes.capacity() > 2 * kReadBlock)
+    return;
+  if (bytes.size() >= kReadBlock) {
+    bytes.resize(kReadBlock);
+    if (full_blocks_.size() < kFullBlocks) full_blocks_.push_back(std::move(bytes));
+    return;
   }
-  const auto at = std::upper_bound(spare_chunks_.begin(), spare_chunks_.end(), bytes, fuller);
-  spare_chunks_.insert(at, std::move(bytes));
+  tail_bytes_ += bytes.capacity();
+  tail_blocks_.push_back(std::move(bytes));
+  // The oldest go: the memory is bounded, and so is the search for a size (tail_block).
+  while (tail_bytes_ > kTailBytes || tail_blocks_.size() > kTailBlocks)
+    take_tail(tail_blocks_.begin(), 0);
 }
 
 // Queued, and written once the step's commands are all performed: the frames one step sends on
@@ -366,11 +413,11 @@ void AsioProcess::advance(Conn& conn, std::size_t written) {
   while (!conn.out.empty() && conn.out.front().bytes_done == conn.out.front().bytes.size() &&
          conn.out.front().filler_done == conn.out.front().filler) {
     // A core that forwards what it read hands back read buffers here: the next read goes into
-    // one, so the loop neither copies nor allocates. Only large ones: a frame's small bytes
-    // would be regrown by a read, and keeping them too made realnet:lmmc_fig10's 32-64 KB one
-    // way 27 % slower (why was not found).
-    if (conn.out.front().bytes.capacity() >= kReadBufferWorthKeeping)
-      recycle_received(std::move(conn.out.front().bytes));
+    // one, so the loop neither copies nor allocates. A frame the core made is too small to be
+    // kept (recycle_received); a read never grows what it keeps (until issue 34 it regrew
+    // them, and keeping every buffer then made realnet:lmmc_fig10's 32-64 KB one way 27 %
+    // slower).
+    recycle_received(std::move(conn.out.front().bytes));
     conn.out.pop_front();
   }
 }

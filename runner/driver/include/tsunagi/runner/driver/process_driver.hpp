@@ -14,7 +14,6 @@
 #pragma once
 
 #include <algorithm>
-#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -110,7 +109,11 @@ class ProcessDriver {
   ProcessTable& table_;
   const int index_;
   std::unique_ptr<Process> core_;
-  std::deque<InputEvent> pending_;
+  // Inputs waiting for the core, oldest at pending_head_: a vector emptied in place once all
+  // are delivered, so a stream of inputs neither allocates nor moves memory (a std::deque
+  // allocated a block every few inputs and moved its map: issue 34).
+  std::vector<InputEvent> pending_;
+  std::size_t pending_head_ = 0;
   bool delivering_ = false;
   bool exited_ = false;
   ConnId accepted_ = 0;
@@ -118,6 +121,8 @@ class ProcessDriver {
 
   // The workload messages an input completes, before the core takes its bytes.
   void tap_input(TimeNs now, const InputEvent& event);
+  // Empties pending_ in place (its capacity kept) once every input in it was delivered.
+  void clear_delivered();
 };
 
 // What tsunagi::perform_commands sees of an adapter whose process watches its messages: sends
@@ -157,9 +162,8 @@ void ProcessDriver::deliver(Adapter& adapter, InputEvent event) {
   if (delivering_) return;
   delivering_ = true;
   try {
-    while (!pending_.empty() && !exited_) {
-      InputEvent next = std::move(pending_.front());
-      pending_.pop_front();
+    while (pending_head_ < pending_.size() && !exited_) {
+      InputEvent next = std::move(pending_[pending_head_++]);
       const TimeNs now = adapter.now();
       if (interrupt_requested()) {  // Ctrl-C: stop here, the outputs say when (interrupt.hpp)
         table_.note_interrupt(now);
@@ -192,10 +196,18 @@ void ProcessDriver::deliver(Adapter& adapter, InputEvent event) {
     }
   } catch (const std::exception& error) {
     delivering_ = false;
+    clear_delivered();
     if (!exited_) adapter.exit_process(ExitCmd{false, std::string("exception: ") + error.what()});
     return;
   }
   delivering_ = false;
+  clear_delivered();
+}
+
+inline void ProcessDriver::clear_delivered() {
+  if (pending_head_ < pending_.size()) return;  // an exception left some: they wait
+  pending_.clear();
+  pending_head_ = 0;
 }
 
 inline void ProcessDriver::tap_input(TimeNs now, const InputEvent& event) {
@@ -210,6 +222,7 @@ inline bool ProcessDriver::exit(TimeNs now, const ExitCmd& exit) {
   if (exited_) return false;
   exited_ = true;
   pending_.clear();
+  pending_head_ = 0;
   // perform_commands has already moved the command list out of the core: dropping it here,
   // in the middle of that list, is safe, and nothing after the ExitCmd is performed.
   core_.reset();
