@@ -11,11 +11,17 @@ fig34_series.csv (message time and rate per size, every pair, both profiles) int
 directory (build/validation/supersinet/ by default; with --update the committed copies beside
 this script), and the Fig. 3/4 picture fig34_supersinet.png (docs/figures/ with --update).
 
+Every run is given a per-message host cost (issue 32; --host-cost-us, 0 for none): by default
+the median of what a 64 B message cost beyond RTT / 2 on the paper's six pairs without Tokyo
+(Table 5's OH_64B there), split evenly into protocol.costs.send_overhead and receive_overhead.
+It is printed with the tables. realnet does not add it (the machine pays its own).
+
 Exits 1 when a check fails: (a) a regression, any value more than 5 % (and 0.02) away from the
 committed table5_<backend>.csv; (b) the paper's findings that hold today (validation/README.md,
 "Paper 004"): the fast pairs' 8 MB rate within 25 % of the paper's, small messages at RTT / 2,
-the default windows flattening the rate and the tuned ones lifting it. Known misses (OH_64B:
-no per-message host cost is modelled) are printed and do not fail.
+the default windows flattening the rate and the tuned ones lifting it, OH_64B within 25 % on
+the pairs into Tokyo (an output: no Tokyo figure is an input). Known misses (OH_64B from Tokyo:
+no per-message cost gives the paper's three figures at once) are printed and do not fail.
 realnet runs in network namespaces (root); with the default windows its run takes ~25 min real,
 so `--profiles tuned` leaves that column out.
 """
@@ -52,6 +58,24 @@ PAPER = {
     ("kyushu", "kyoto"): (0.549, 0.991, 0.768, 0.147, 0.770, 52.869),
 }
 KEYS = ["TCP", "OH_64B", "OH_64KB", "BW_64KB", "BW_8MB", "MBps_8MB"]
+
+
+def paper_host_cost_us():
+    """The per-message host cost the runs are given (an input, issue 32): what a 64 B message
+    cost beyond RTT/2 on the paper's six pairs without Tokyo, RTT/2 x (1/OH_64B - 1), their
+    median. Tokyo's six pairs are the ones checked against the paper; none of their figures
+    goes in."""
+    costs = sorted((RTT_MS.get((a, b)) or RTT_MS[(b, a)]) / 2 * (1 / values[1] - 1) * 1000
+                   for (a, b), values in PAPER.items() if "tokyo" not in (a, b))
+    middle = len(costs) // 2
+    return (costs[middle - 1] + costs[middle]) / 2
+
+
+def host_cost_sets(cost_us):
+    """One message's cost split evenly between its sender and its receiver (LogGP's o_s, o_r;
+    the indices time a message as half a blocking round trip, so each message pays both)."""
+    half = f"{cost_us / 2:.1f}us"
+    return [f"protocol.costs.send_overhead={half}", f"protocol.costs.receive_overhead={half}"]
 COLUMNS = ["from", "to"] + KEYS + ["BW_8MB_default"] + [f"paper_{k}" for k in KEYS]
 
 
@@ -131,13 +155,21 @@ if __name__ == "__main__":
     parser.add_argument("--backends", default="simgrid,ns3")
     parser.add_argument("--profiles", default="default,tuned")
     parser.add_argument("--set", action="append", default=[])
+    parser.add_argument("--host-cost-us", type=float, default=paper_host_cost_us(),
+                        help="per-message host cost in us, half at each end (default: from the "
+                        "paper's pairs without Tokyo, %(default).1f us)")
     common.add_output_options(parser)
     args = parser.parse_args()
+    print(f"input: per-message host cost {args.host_cost_us:.1f} us "
+          f"({' '.join(host_cost_sets(args.host_cost_us))})"
+          + (" = the median over the paper's six pairs without Tokyo of RTT/2 x (1/OH_64B - 1)"
+             if args.host_cost_us == paper_host_cost_us() else " (given)"))
+    sets = (host_cost_sets(args.host_cost_us) if args.host_cost_us > 0 else []) + args.set
     dest = common.output_dir(args, HERE, "supersinet")
     runs = common.runs_dir(args, dest, "supersinet")
     failures, series = [], []
     for backend in args.backends.split(","):
-        results = {p: run(backend, p, os.path.join(runs, f"{backend}-{p}"), args.set)
+        results = {p: run(backend, p, os.path.join(runs, f"{backend}-{p}"), sets)
                    for p in args.profiles.split(",")}
         rows = table_rows(results)
         print_table(backend, rows, "tuned" if "tuned" in results else next(iter(results)))

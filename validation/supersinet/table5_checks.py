@@ -78,10 +78,17 @@ def paper_checks(backend, rows, series, rtt_ms):
             ratio = row["TCP"] / row["paper_TCP"]
             expect(f"{pair} TCP index (calibrated input) within 25 %", 0.75 <= ratio <= 1.25,
                    f"{row['TCP']:.3f} / {row['paper_TCP']} = {ratio:.2f}")
-        # Known miss until host costs exist: no per-message CPU time, so OH_64B is ~1.
+        # OH_64B with the per-message host cost of table5.py (issue 32), which comes from the
+        # pairs without Tokyo: there it is an input carried through, into Tokyo an output. From
+        # Tokyo it is a known miss: the paper's figures would need 9, 57 and 62 ms per message
+        # from the one sender, and Tokyo -> Kyoto's 64 B message took longer than its 64 KB one,
+        # which no cost per message gives (validation/README.md, "Paper 004").
         ratio = row["OH_64B"] / row["paper_OH_64B"]
-        expect(f"{pair} OH_64B within 25 % of the paper", 0.75 <= ratio <= 1.25,
-               f"{row['OH_64B']:.3f} / {row['paper_OH_64B']} = {ratio:.2f}", known_miss=True)
+        role = ("input carried through" if FAST(row) else
+                "output" if b == "tokyo" else "no per-message cost fits")
+        expect(f"{pair} OH_64B within 25 % of the paper ({role})", 0.75 <= ratio <= 1.25,
+               f"{row['OH_64B']:.3f} / {row['paper_OH_64B']} = {ratio:.2f}",
+               known_miss=a == "tokyo")
         for profile in sorted(profiles):  # Fig. 3: a small message takes half the RTT
             t = _point(series, profile, a, b, 64)[0]
             if t is not None:
