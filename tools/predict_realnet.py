@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import tomllib
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -99,12 +100,19 @@ def realnet_side(opts, case, work):
     return (statistics.median(spans) if spans else None), (used or scale or 1), len(spans)
 
 
-def costs_args(tsunagi, costs):
-    """--costs FILE; the program must know it (the hostcosts part of issue 32)."""
+def costs_args(tsunagi, costs, factors_only):
+    """--costs FILE; or, with --factors-only (or a tsunagi without `run --costs`), only the
+    file's [network.factors] as --set overrides, the host costs left out (and said)."""
     help_text = subprocess.run([tsunagi, "run", "--help"], capture_output=True, text=True).stdout
-    if "--costs" not in help_text:
-        sys.exit("predict_realnet: this tsunagi has no `run --costs`; build one that has")
-    return ["--costs", os.path.abspath(costs)]
+    if "--costs" in help_text and not factors_only:
+        return ["--costs", os.path.abspath(costs)]
+    print("predict_realnet: [network.factors] only, no host costs", file=sys.stderr)
+    with open(costs, "rb") as f:
+        factors = tomllib.load(f).get("network", {}).get("factors", {})
+    out = []
+    for key, value in factors.items():
+        out += ["--set", "network.factors.%s=%s" % (key, value)]
+    return out
 
 
 def simulator_side(opts, case, scale, work):
@@ -169,6 +177,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tsunagi", default=os.path.join(SRC, "build/app/tsunagi"))
     ap.add_argument("--costs", help="costs file of tsunagi calibrate (else: before only)")
+    ap.add_argument("--factors-only", action="store_true",
+                    help="apply only the costs file's [network.factors], not its host costs")
     ap.add_argument("--repeats", type=int, default=3, help="realnet runs per case (median)")
     ap.add_argument("--backends", default="simgrid,ns3")
     ap.add_argument("--cases", help="only the cases whose name contains this")
@@ -185,7 +195,7 @@ def main():
     opts.realnet_tsunagi = opts.realnet_tsunagi or opts.tsunagi
     if opts.reuse and not opts.keep:
         sys.exit("predict_realnet: --reuse needs --keep DIR")
-    opts.costs_args = costs_args(opts.tsunagi, opts.costs) if opts.costs else []
+    opts.costs_args = costs_args(opts.tsunagi, opts.costs, opts.factors_only) if opts.costs else []
     work = opts.keep or tempfile.mkdtemp(prefix="tsunagi-predict-")
     loads = [load_average(), None]
     rows = []
