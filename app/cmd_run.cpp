@@ -83,9 +83,12 @@ std::vector<std::string> summary_notes(const RunOptions& options,
   return notes;
 }
 
-// --seed N is --set seed=N, applied last so that it wins over any --set seed=.
+// --costs FILE first (an explicit --set wins over the file), --seed N (= --set seed=N) last so
+// that it wins over any --set seed=.
 std::vector<std::string> overrides_of(const RunOptions& options) {
-  std::vector<std::string> overrides = options.sets;
+  std::vector<std::string> overrides;
+  if (!options.costs.empty()) overrides.push_back(costs_file_override(options.costs));
+  overrides.insert(overrides.end(), options.sets.begin(), options.sets.end());
   if (options.seed_option != nullptr && options.seed_option->count() > 0) {
     overrides.push_back("seed=" + std::to_string(options.seed));
   }
@@ -118,6 +121,10 @@ runner::RunSummary run_on_backend(const RunOptions& options, const scenario::Sce
 
 }  // namespace
 
+std::string costs_file_override(const std::string& file) {
+  return std::string(scenario::kCostsFileOverride) + fs::absolute(file).string();
+}
+
 CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
   CLI::App* run = app.add_subcommand("run",
                                      "Run a scenario on a backend; write result.json and "
@@ -134,6 +141,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
                   " (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);  // one pair per --set: a following SCENARIO is not a pair
+  run->add_option("--costs", options.costs, kCostsOptionHelp)->type_name("FILE");
   run->add_flag("-q,--quiet", options.quiet, "No progress lines on stderr");
   run->add_option("--pcap", options.pcap,
                   "Write per-host packet captures (pcap) into DIR; "

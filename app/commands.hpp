@@ -10,6 +10,13 @@
 
 namespace tsunagi::app {
 
+// --costs FILE of run and sweep (issue 32): the file as a "costs-file:PATH" override, absolute
+// so that realnet's daemons and sweep points read the same file from anywhere (cmd_run.cpp).
+inline constexpr const char* kCostsOptionHelp =
+    "Host costs from FILE (TOML with [protocol.costs] and [network.factors] only, e.g. written "
+    "by tsunagi calibrate), overlaid on the scenario before any --set";
+std::string costs_file_override(const std::string& file);
+
 struct RunOptions {
   std::string scenario;  // path of the scenario file
   std::string backend = "simgrid";
@@ -17,6 +24,7 @@ struct RunOptions {
   CLI::Option* seed_option = nullptr;  // to tell "--seed 0" from no --seed
   std::string out;                     // empty = out/<scenario name>
   std::vector<std::string> sets;       // KEY=VALUE overrides, in order
+  std::string costs;                   // --costs FILE: host costs overlaid before the --set ones
   bool quiet = false;
   std::string pcap;     // --pcap DIR: per-host packet captures (ns3 backend only)
   std::string paje;     // --paje FILE: SimGrid's Paje trace of the run (simgrid backend only)

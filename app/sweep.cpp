@@ -14,6 +14,7 @@
 
 #include "backends.hpp"
 #include "cli_choices.hpp"
+#include "commands.hpp"
 #include "exit_codes.hpp"
 #include "sweep_process.hpp"
 #include "sweep_runner.hpp"
@@ -61,6 +62,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& options) {
       ->add_option("--seeds", options.seeds,
                    "Seeds to sweep: same as --set seed=SPEC; OUT/summary.csv averages over them")
       ->type_name("SPEC");
+  sweep->add_option("--costs", options.costs, kCostsOptionHelp)->type_name("FILE");
   sweep->add_option("--backend", options.backend, "Backend to run on")
       ->check(choices(available_backends()))
       ->capture_default_str();
@@ -113,6 +115,9 @@ int sweep_command(const SweepOptions& options) {
     for (const std::string& set : options.sets) axes.push_back(sweep::parse_set(set));
     if (!options.seeds.empty()) axes.push_back(sweep::parse_set("seed=" + options.seeds));
     grid = sweep::make_grid(axes);
+    if (!options.costs.empty())
+      for (sweep::Point& point : grid.points)
+        point.overrides.insert(point.overrides.begin(), costs_file_override(options.costs));
   } catch (const sweep::SpecError& error) {
     return bad_input(error.what());
   }

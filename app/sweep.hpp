@@ -14,6 +14,7 @@ struct SweepOptions {
   std::string backend = "simgrid";
   std::vector<std::string> sets;  // KEY=SPEC, in order
   std::string seeds;              // --seeds SPEC = --set seed=SPEC after every --set
+  std::string costs;              // --costs FILE: before every point's --set values
   unsigned jobs = 1;
   std::string out;  // empty = out/<scenario name>-sweep
   std::vector<std::string> columns;

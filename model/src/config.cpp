@@ -1,5 +1,8 @@
-// Names of config enums as they appear in scenario files and results.
+// Names of config enums as they appear in scenario files and results; the host costs' arithmetic.
 #include "tsunagi/model/config.hpp"
+
+#include <algorithm>
+#include <cmath>
 
 namespace tsunagi {
 
@@ -161,6 +164,32 @@ bool parse_workload_kind(const std::string& text, WorkloadKind& out) {
     }
   }
   return false;
+}
+
+namespace {
+
+// a + b for costs, both >= 0: capped at kMaxCostNs instead of overflowing.
+TimeNs add_costs(TimeNs a, TimeNs b) {
+  const TimeNs cap = CostConfig::kMaxCostNs;
+  return a >= cap - std::min(b, cap) ? cap : a + b;
+}
+
+}  // namespace
+
+// In double: bytes up to 2^64 over a rate of 125 B/s and more is at most ~1.5e26 ns, finite,
+// and the cap keeps the result representable.
+TimeNs CostConfig::copy_time(std::uint64_t bytes) const {
+  if (copy_bandwidth <= 0 || bytes == 0) return 0;
+  const double ns = std::round(static_cast<double>(bytes) / copy_bandwidth * 1e9);
+  return ns >= static_cast<double>(kMaxCostNs) ? kMaxCostNs : static_cast<TimeNs>(ns);
+}
+
+TimeNs CostConfig::send_cost(std::uint64_t bytes) const {
+  return add_costs(send_overhead, copy_time(bytes));
+}
+
+TimeNs CostConfig::receive_cost(std::uint64_t bytes) const {
+  return add_costs(receive_overhead, copy_time(bytes));
 }
 
 }  // namespace tsunagi

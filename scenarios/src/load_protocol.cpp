@@ -1,6 +1,8 @@
 // [protocol], [protocol.inference] and [workload]: the ProtocolConfig the core runs with.
 // Defaults are ProtocolConfig's own (model/include/tsunagi/model/config.hpp).
+#include <charconv>
 #include <limits>
+#include <string>
 
 #include "readers.hpp"
 #include "tsunagi/model/wire.hpp"
@@ -145,10 +147,34 @@ InferenceConfig read_inference(const Section& s, InferenceConfig in) {
   return in;
 }
 
+// 0 written as a rate ("0", 0, "0GBps" — a unit the file knows) means copying is free; the
+// bandwidth reader itself refuses rates below 1 Kbps, which no run could finish with.
+bool is_zero_rate(const toml::node& node) {
+  if (node.is_number()) return node.value<double>() == 0.0;
+  const auto text = node.value_exact<std::string>();
+  if (!text) return false;
+  const std::size_t start = text->find_first_not_of(" \t");
+  if (start == std::string::npos) return false;
+  double value = 1;
+  const char* first = text->data() + start;
+  const auto [end, ec] = std::from_chars(first, text->data() + text->size(), value);
+  return ec == std::errc{} && end != first && value == 0 &&
+         parse_bandwidth("1" + std::string(end, text->data() + text->size())).has_value();
+}
+
+double read_copy_bandwidth(const Section& s, double fallback) {
+  const toml::node* node = s.table().get("copy_bandwidth");
+  if (node != nullptr && is_zero_rate(*node)) return 0;
+  return s.bandwidth("copy_bandwidth", fallback);
+}
+
 CostConfig read_costs(const Section& s, CostConfig c) {
   c.relay = s.duration("relay", c.relay);
   c.select_per_connection = s.duration("select_per_connection", c.select_per_connection);
   c.connect = s.duration("connect", c.connect);
+  c.send_overhead = s.duration("send_overhead", c.send_overhead);
+  c.receive_overhead = s.duration("receive_overhead", c.receive_overhead);
+  c.copy_bandwidth = read_copy_bandwidth(s, c.copy_bandwidth);
   return c;
 }
 

@@ -172,7 +172,7 @@ Scenario load_scenario_string(const std::string& toml_text, const std::string& n
 
 // Only regular files of a sane size: /dev/zero, a FIFO or a directory would be read forever
 // (or block), and a huge file would be held in memory whole before the first error.
-Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides) {
+std::string read_scenario_text(const std::string& path) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
   if (error || !std::filesystem::exists(status))
@@ -197,7 +197,11 @@ Scenario load_scenario_file(const std::string& path, const std::vector<std::stri
   if (in.bad()) throw ScenarioError(path, 0, 0, "cannot read the file");
   if (text.size() > kMaxScenarioFileBytes)
     throw ScenarioError(path, 0, 0, "grew past the size limit while it was read");
-  return load_scenario_string(text, path, overrides);
+  return text;
+}
+
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_scenario_string(read_scenario_text(path), path, overrides);
 }
 
 }  // namespace tsunagi::scenario

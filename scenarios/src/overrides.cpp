@@ -186,7 +186,13 @@ class Override {
 }  // namespace
 
 void apply_overrides(toml::table& document, const std::vector<std::string>& overrides) {
-  for (const std::string& text : overrides) Override(text).apply(document, text);
+  for (const std::string& text : overrides) {
+    if (text.starts_with(kCostsFileOverride)) {
+      apply_costs_file(document, text.substr(kCostsFileOverride.size()));
+      continue;
+    }
+    Override(text).apply(document, text);
+  }
 }
 
 }  // namespace tsunagi::scenario

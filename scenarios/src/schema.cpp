@@ -79,7 +79,13 @@ struct Schemas {
                          {"exact_max_groups"},
                          {"partition_leaders"},
                          {"partition_window_min"}}};
-  TableSchema costs{"[protocol.costs]", {{"relay"}, {"select_per_connection"}, {"connect"}}};
+  TableSchema costs{"[protocol.costs]",
+                    {{"relay"},
+                     {"select_per_connection"},
+                     {"connect"},
+                     {"send_overhead"},
+                     {"receive_overhead"},
+                     {"copy_bandwidth"}}};
   TableSchema protocol{"[protocol]",
                        {{"plan"},
                         {"routing"},

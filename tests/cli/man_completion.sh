@@ -52,6 +52,8 @@ expect_completion "sweep" tsunagi help sw
 expect_completion "loopback netns slurm" tsunagi run a.toml --net ""
 expect_completion "simgrid" tsunagi run a.toml --backend s
 expect_completion "simgrid" tsunagi sweep a.toml --backend si
+expect_completion "--costs" tsunagi run a.toml --cos  # issue 32: host costs from a file
+expect_completion "--costs" tsunagi sweep a.toml --cos
 grep -qF '{loopback,netns,slurm}' "$WORK/tsunagi.1" || fail "man page: --net without its choices"
 mkdir -p "$WORK/files/sub"
 touch "$WORK/files/a.toml" "$WORK/files/b.txt"

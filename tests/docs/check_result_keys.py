@@ -49,6 +49,7 @@ ONLY_IN = {
     "serial": "ns-3's counts on serial links (python:results_small_scenarios, label long)",
     "latency_scale": "only in a realnet run with scaled latencies (unit:summary: *)",
     "workload.makespan_unscaled_s": "only in a realnet run with scaled latencies (unit:summary: *)",
+    "host_costs_not_added": "only in a realnet run given host costs (realnet:host_costs_not_added)",
 }
 DATA_TYPES = ("object", "array")
 

@@ -1,5 +1,6 @@
 // The node's CPU when protocol.costs are set (cpu_queue.cpp). Jobs run one after another, each
-// a compute of its cost, then its action; with every cost 0 nothing is queued.
+// a compute of its cost, then its action; with every cost 0 nothing is queued. The costs of a
+// job are summed saturating at CostConfig::kMaxCostNs, so no message size overflows them.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,15 @@ class CpuQueue {
 
   void charge(CpuJob::Kind kind, TimeNs cost, wire::Frame frame = {});
   TimeNs message_cost() const;  // select() over the open data connections
+  // What one application message costs its process, on top of message_cost(): sending it
+  // (originated or forwarded), receiving it (delivered or received to forward), and both for a
+  // frame this node relays (protocol.costs, LogGP's o and G).
+  TimeNs send_cost(const wire::Frame& frame) const;
+  TimeNs receive_cost(const wire::Frame& frame) const;
+  TimeNs relay_cost(const wire::Frame& frame) const;
+  // The bytes a message's copy costs: its whole frame as it travels (header, payload, filler),
+  // which is the size workloads give as message_bytes.
+  static std::uint64_t message_bytes(const wire::Frame& frame);
   void run_cpu();
   void on_cpu_done();
 

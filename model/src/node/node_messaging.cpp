@@ -74,17 +74,17 @@ void NodeMessaging::on_data(wire::Frame frame) {
   const bool costs = node_.config_->costs.any();
   if (frame.dst != node_.rank_) {
     if (!costs) return relay_frame(std::move(frame));
-    return node_.cpu_.charge(CpuQueue::CpuJob::Kind::Relay,
-                             node_.config_->costs.relay + node_.cpu_.message_cost(),
-                             std::move(frame));
+    const TimeNs cost = node_.cpu_.relay_cost(frame);
+    return node_.cpu_.charge(CpuQueue::CpuJob::Kind::Relay, cost, std::move(frame));
   }
   if (!node_.work_.workload()) {
     early_data_.push_back(std::move(frame));
     return;
   }
-  if (costs)
-    return node_.cpu_.charge(CpuQueue::CpuJob::Kind::Deliver, node_.cpu_.message_cost(),
-                             std::move(frame));
+  if (costs) {
+    const TimeNs cost = node_.cpu_.receive_cost(frame);
+    return node_.cpu_.charge(CpuQueue::CpuJob::Kind::Deliver, cost, std::move(frame));
+  }
   ++node_.counters_.messages_delivered;
   auto& data = std::get<wire::DataMsg>(msg);
   node_.work_.workload()->on_message(node_.work_, frame.src, data.tag, data.body, frame.filler);

@@ -45,9 +45,10 @@ void NodeWorkload::send(Rank dst, std::uint32_t tag, Bytes body, std::uint64_t f
   ++node_.counters_.messages_sent;
   wire::Frame frame = wire::make_data(node_.rank_, dst, node_.messaging_.data_seq_++,
                                       {tag, std::move(body)}, filler);
-  if (node_.config_->costs.any())
-    return node_.cpu_.charge(CpuQueue::CpuJob::Kind::Send, node_.cpu_.message_cost(),
-                             std::move(frame));
+  if (node_.config_->costs.any()) {
+    const TimeNs cost = node_.cpu_.send_cost(frame);
+    return node_.cpu_.charge(CpuQueue::CpuJob::Kind::Send, cost, std::move(frame));
+  }
   node_.messaging_.originate(std::move(frame));
 }
 

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "host_costs.hpp"
 #include "hosts_file.hpp"
 #include "run_manifest.hpp"
 #include "slurm_script.hpp"
@@ -67,7 +68,10 @@ std::string run_secret_path(const LaunchOptions& options) {
 std::vector<std::string> daemon_args(const scenario::Scenario& scenario,
                                      const LaunchOptions& options, const std::string& events) {
   std::vector<std::string> args{"--scenario", fs::absolute(scenario.path).string()};
-  for (const std::string& set : options.overrides) {
+  // The host costs last, so they win: the machine pays its own (host_costs.hpp).
+  std::vector<std::string> sets = options.overrides;
+  for (std::string& zero : host_cost_zeroing(scenario.protocol.costs)) sets.push_back(zero);
+  for (const std::string& set : sets) {
     args.push_back("--set");
     args.push_back(set);
   }

@@ -76,8 +76,8 @@ DaemonPaths find_daemons(const LaunchOptions& options);
 LaunchPlan make_launch_plan(const scenario::Scenario& scenario, const LaunchOptions& options,
                             const DaemonPaths& paths, const std::string& prefix);
 
-// Options every daemon of the run gets: the same scenario and overrides, its event file, the
-// RTT sample minimum, --status.
+// Options every daemon of the run gets: the same scenario and overrides (host costs set to 0:
+// host_costs.hpp), its event file, the RTT sample minimum, --status.
 std::vector<std::string> daemon_args(const scenario::Scenario& scenario,
                                      const LaunchOptions& options, const std::string& events);
 

@@ -5,12 +5,14 @@
 
 #include <chrono>
 #include <filesystem>
+#include <iostream>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include "../adapter/run_secret.hpp"
 #include "event_replay.hpp"
+#include "host_costs.hpp"
 #include "launch.hpp"
 #include "netns_session.hpp"
 
@@ -136,6 +138,9 @@ runner::RunSummary Launch::run() {
     write_run_secret(run_secret_path(options_));  // before any daemon starts and reads it
   plan_ = make_launch_plan(scenario_, options_, paths, "tsg" + std::to_string(getpid()) + "-");
   manifest_ = make_manifest(plan_, scenario_, options_);
+  // Once, and even with --quiet: the run's makespan leaves out what the scenario asked for.
+  if (const std::string note = host_costs_note(scenario_.protocol.costs); !note.empty())
+    std::cerr << note << '\n';
   fill_table();  // before anything can fail: finish() reads every row
   if (plan_.mode != "slurm")
     write_manifest(plan_.work_dir, manifest_);  // the script writes its own

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "host_costs.hpp"
 #include "tsunagi/runner/driver/observer.hpp"
 #include "tsunagi/runner/results/regular_file.hpp"
 #include "tsunagi/runner/results/result.hpp"
@@ -31,6 +32,7 @@ RunManifest make_manifest(const LaunchPlan& plan, const scenario::Scenario& scen
   for (const PlannedProcess& relay : plan.relays) add(relay);
   manifest.absent = plan.absent;
   manifest.latency_scale = plan.netns ? plan.netns->latency_scale : 0;
+  manifest.host_costs_not_added = host_costs_json(scenario.protocol.costs);
   return manifest;
 }
 
@@ -38,9 +40,13 @@ nlohmann::json manifest_to_json(const RunManifest& manifest) {
   nlohmann::json processes = nlohmann::json::array();
   for (const ManifestProcess& p : manifest.processes)
     processes.push_back({{"label", p.label}, {"events", p.events_file}, {"log", p.log_file}});
-  return {{"scenario", manifest.scenario}, {"overrides", manifest.overrides},
-          {"mode", manifest.mode},         {"processes", processes},
-          {"absent", manifest.absent},     {"latency_scale", manifest.latency_scale}};
+  nlohmann::json json = {
+      {"scenario", manifest.scenario}, {"overrides", manifest.overrides},
+      {"mode", manifest.mode},         {"processes", processes},
+      {"absent", manifest.absent},     {"latency_scale", manifest.latency_scale}};
+  if (!manifest.host_costs_not_added.is_null())
+    json["host_costs_not_added"] = manifest.host_costs_not_added;
+  return json;
 }
 
 namespace {
@@ -79,6 +85,7 @@ RunManifest read_manifest(const std::string& work_dir) {
                                     p.value("log", std::string())});
     manifest.absent = json.value("absent", std::vector<Rank>{});
     manifest.latency_scale = json.value("latency_scale", 0.0);
+    manifest.host_costs_not_added = json.value("host_costs_not_added", nlohmann::json());
     manifest.dir = fs::absolute(work_dir).string();
     return manifest;
   } catch (const nlohmann::json::exception& error) {
@@ -113,6 +120,7 @@ ReplayOutcome replay_run(const RunManifest& manifest, const std::vector<ProcessR
                          runner::RunObserver& observer) {
   ReplayOutcome outcome = replay_events(records, observer);
   observer.on_backend_count(runner::kLatencyScaleCount, manifest.latency_scale);
+  report_host_costs(manifest.host_costs_not_added, observer);
   return outcome;
 }
 

@@ -33,6 +33,7 @@ struct RunManifest {
   std::vector<ManifestProcess> processes;  // started ranks in order, rendezvous, relays
   std::vector<Rank> absent;                // ranks never started (fault injection)
   double latency_scale = 0;                // netns only; 0 elsewhere
+  nlohmann::json host_costs_not_added;     // host_costs_json: null when none were left out
   std::string dir;  // where run.json is (not written into it): relative names resolve here
 };
 

@@ -199,7 +199,24 @@ struct CostConfig {
   TimeNs relay = 0;                  // forwarding one message for someone else
   TimeNs select_per_connection = 0;  // per message sent or received, x open data connections
   TimeNs connect = 0;                // setting up one data connection (either end)
-  bool any() const { return relay > 0 || select_per_connection > 0 || connect > 0; }
+  // LogGP's host costs (issue 32): o_s per application message sent (originated or forwarded),
+  // o_r per one received (delivered or received to forward), and each such event also copies
+  // the message's bytes at copy_bandwidth (G; bytes/s, 0 = copying is free). Protocol control
+  // frames pay none of them (docs/scenario-format.md, "[protocol.costs]").
+  TimeNs send_overhead = 0;
+  TimeNs receive_overhead = 0;
+  double copy_bandwidth = 0;
+  bool host_costs() const {
+    return send_overhead > 0 || receive_overhead > 0 || copy_bandwidth > 0;
+  }
+  bool any() const { return relay > 0 || select_per_connection > 0 || connect > 0 || host_costs(); }
+  // bytes / copy_bandwidth in ns, rounded to the nearest; 0 when copying is free. Saturates
+  // at kMaxCostNs, so no size overflows (config.cpp).
+  TimeNs copy_time(std::uint64_t bytes) const;
+  TimeNs send_cost(std::uint64_t bytes) const;     // send_overhead + copy_time
+  TimeNs receive_cost(std::uint64_t bytes) const;  // receive_overhead + copy_time
+  // Far beyond any run (146 years), and far below int64's end, so now + cost cannot overflow.
+  static constexpr TimeNs kMaxCostNs = TimeNs{1} << 62;
 };
 
 // Socket buffers of the data connections (issue 15, docs/wan-windows.md): Default = the host

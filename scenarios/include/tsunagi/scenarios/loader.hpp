@@ -57,6 +57,10 @@ class ScenarioErrors : public ScenarioError {
 // bare word or "10Gbps", becomes a string. Overrides are applied in order, before validation.
 Scenario load_scenario_file(const std::string& path,
                             const std::vector<std::string>& overrides = {});
+// An override "costs-file:PATH" overlays the costs file PATH (`--costs`, issue 32) at its place
+// in the list: its [protocol.costs] and [network.factors] keys, errors at PATH:LINE:COL. It
+// travels with the --set overrides, so realnet's daemons and sweep points get it too.
+inline constexpr std::string_view kCostsFileOverride = "costs-file:";
 Scenario load_scenario_string(const std::string& toml_text, const std::string& name_for_errors,
                               const std::vector<std::string>& overrides = {});
 
