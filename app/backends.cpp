@@ -3,6 +3,7 @@
 #include "backends.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <stdexcept>
 
 #ifdef TSUNAGI_WITH_SIMGRID
@@ -53,6 +54,10 @@ runner::RunSummary run_backend(const std::string& backend, const scenario::Scena
 #endif
 #ifdef TSUNAGI_WITH_REALNET
   if (backend == "realnet") {
+    // The factors describe how the simulators' links differ from this real network.
+    if (scenario.network.factors != scenario::NetworkFactors{})
+      std::cerr << "note: realnet ignores [network.factors]: they describe the real network it "
+                   "runs on (docs/calibration.md)\n";
     return realnet::run_realnet(scenario, observer, realnet_options());
   }
 #endif

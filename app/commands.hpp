@@ -43,6 +43,14 @@ struct CollectOptions {
   bool quiet = false;
 };
 
+struct CalibrateOptions {
+  std::string net = "netns";       // netns (root) or loopback
+  std::string out = "costs.toml";  // the costs file
+  std::string keep;                // keep the runs' outputs here; empty = a temporary dir
+  std::string scenarios;           // scenarios/calibrate; empty = next to the program
+  bool quick = false;              // fewer sizes and rounds (tests)
+};
+
 struct ReportOptions {
   std::string dir;
 };
@@ -55,6 +63,9 @@ int compare_command(const CompareOptions& options);
 
 CLI::App* add_collect_command(CLI::App& app, CollectOptions& options);
 int collect_command(const CollectOptions& options);
+
+CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options);
+int calibrate_command(const CalibrateOptions& options);
 
 CLI::App* add_report_command(CLI::App& app, ReportOptions& options);
 int report_command(const ReportOptions& options);

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   CompareOptions compare_options;
   SweepOptions sweep_options;
   CollectOptions collect_options;
+  CalibrateOptions calibrate_options;
   ReportOptions report_options;
   std::string help_topic;
   bool man_page = false;
@@ -37,8 +38,9 @@ int main(int argc, char** argv) {
   CLI::App* sweep = add_sweep_command(app, sweep_options);
   CLI::App* collect = add_collect_command(app, collect_options);
   CLI::App* report = add_report_command(app, report_options);
+  CLI::App* calibrate = add_calibrate_command(app, calibrate_options);
   CLI::App* help = app.add_subcommand("help", "Print this help, or a command's: tsunagi help run");
-  help->add_option("COMMAND", help_topic, "run, compare, sweep, collect or report");
+  help->add_option("COMMAND", help_topic, "run, compare, sweep, collect, report or calibrate");
   help->add_flag("--man", man_page, "Print the man page, tsunagi(1), in roff");
   help->add_flag("--bash-completion", bash_completion, "Print the bash completion script");
 
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
   if (sweep->parsed()) return sweep_command(sweep_options);
   if (collect->parsed()) return collect_command(collect_options);
   if (report->parsed()) return report_command(report_options);
+  if (calibrate->parsed()) return calibrate_command(calibrate_options);
   if (help->parsed()) {
     if (man_page) {
       write_man_page(app, tsunagi::runner::kTsunagiVersion, std::cout);
@@ -75,15 +78,16 @@ int main(int argc, char** argv) {
       std::cout << app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
       return kExitOk;
     }
-    for (CLI::App* command : {run, compare, sweep, collect, report})
+    for (CLI::App* command : {run, compare, sweep, collect, report, calibrate})
       if (command->get_name() == help_topic) {
         std::cout << command->help();
         return kExitOk;
       }
-    const std::string hint =
-        did_you_mean(suggest(help_topic, {"run", "compare", "sweep", "collect", "report"}));
+    const std::string hint = did_you_mean(
+        suggest(help_topic, {"run", "compare", "sweep", "collect", "report", "calibrate"}));
     std::cerr << "tsunagi help: no command '" << help_topic << "'"
-              << (hint.empty() ? " (commands: run, compare, sweep, collect, report)" : "; " + hint)
+              << (hint.empty() ? " (commands: run, compare, sweep, collect, report, calibrate)"
+                               : "; " + hint)
               << "\n";
     return kExitBadInput;
   }

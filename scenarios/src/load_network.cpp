@@ -165,6 +165,16 @@ void check_host_total(const Section& network, const std::vector<SwitchSpec>& swi
 
 }  // namespace
 
+// [network.factors] (docs/calibration.md); the defaults leave every link as the file says.
+NetworkFactors read_network_factors(const Section& factors) {
+  NetworkFactors out;
+  // A share of 0 would make every transfer endless; below 1e-6 is surely a unit mistake.
+  out.bandwidth = factors.number("bandwidth", out.bandwidth, 1e-6, 1);
+  out.latency_per_link = factors.duration("latency_per_link", out.latency_per_link);
+  out.latency_scale = factors.number("latency_scale", out.latency_scale, 0, 1e6);
+  return out;
+}
+
 static TreeLevel read_level(const Section& level) {
   if (!level.has("fanout")) {
     level.fail_here(level.path() + " has no fanout — write { fanout = 4, ... }");
@@ -228,6 +238,7 @@ Network read_network(const Section& root) {
   Network out;
   out.loopback_bandwidth = network->bandwidth("loopback_bandwidth", out.loopback_bandwidth);
   out.loopback_latency = network->duration("loopback_latency", out.loopback_latency);
+  if (auto factors = network->sub("factors")) out.factors = read_network_factors(*factors);
   if (auto serial = network->sub("serial")) {
     out.serial = read_serial(*network, *serial);
     out.switches = serial_switches(*out.serial);

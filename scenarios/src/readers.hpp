@@ -45,6 +45,7 @@ inline constexpr std::uintmax_t kMaxScenarioFileBytes = 4u << 20;
 
 // [network]: loopback link and either [[network.switch]] or [network.tree].
 Network read_network(const Section& root);
+NetworkFactors read_network_factors(const Section& factors);
 
 // A [network.tree]-shaped table (also a cluster's tree): the generated switches.
 std::vector<SwitchSpec> read_tree(const Section& tree);

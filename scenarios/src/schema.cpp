@@ -204,9 +204,12 @@ struct Schemas {
                       {"bus_latency"},
                       {"segment_bandwidth"},
                       {"segment_latency"}}};
+  TableSchema factors{"[network.factors]",
+                      {{"bandwidth"}, {"latency_per_link"}, {"latency_scale"}}};
   TableSchema network{"[network]",
                       {{"loopback_bandwidth"},
                        {"loopback_latency"},
+                       {"factors", K::Table, &factors},
                        {"switch", K::TableArray, &sw},
                        {"tree", K::Table, &tree},
                        {"random_tree", K::Table, &random_tree},

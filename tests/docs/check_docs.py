@@ -170,8 +170,10 @@ def is_synopsis(tokens):
     if tokens[0] == "report":
         return not positional
     # `tsunagi collect DIR` needs the files a realnet batch job leaves (realnet:collect and
-    # realnet:slurm_local run it for real): here only its command and options are checked.
-    return tokens[0] == "collect"
+    # realnet:slurm_local run it for real); `tsunagi calibrate` runs realnet ping-pongs for
+    # half a minute (realnet:calibrate_loopback runs it for real): here only their command and
+    # options are checked.
+    return tokens[0] in ("collect", "calibrate")
 
 
 # ------------------------------------------------------------------ keys

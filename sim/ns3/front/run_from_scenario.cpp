@@ -116,6 +116,24 @@ void add_mesh(const scenario::Network& network, Ns3Spec& spec) {
             scenario::dragonfly_next_router(dragonfly, static_cast<int>(a), static_cast<int>(b));
 }
 
+// [network.factors] (docs/calibration.md) on every link of the spec; the loopback is no link
+// here. A site pair is one link in ns-3 (as in realnet: one delay line), so it gets
+// latency_per_link once.
+void apply_factors(const scenario::NetworkFactors& f, Ns3Spec& spec) {
+  if (f == scenario::NetworkFactors{}) return;
+  const auto link = [&f](double& bandwidth, TimeNs& latency) {
+    bandwidth = scenario::factored_bandwidth(f, bandwidth);
+    latency = scenario::factored_latency(f, latency);
+  };
+  for (Ns3Switch& sw : spec.switches) {
+    link(sw.host_bandwidth, sw.host_latency);
+    link(sw.uplink_bandwidth, sw.uplink_latency);
+  }
+  for (Ns3Cluster& c : spec.clusters) link(c.wan_bandwidth, c.wan_latency);
+  for (Ns3SwitchLink& l : spec.site_links) link(l.bandwidth, l.latency);
+  for (Ns3SwitchLink& l : spec.mesh.links) link(l.bandwidth, l.latency);
+}
+
 }  // namespace
 
 Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options) {
@@ -145,6 +163,7 @@ Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options) {
   spec.protocol = scenario.protocol;
   spec.protocol.processes = scenario::process_count(scenario);
   spec.options = options;
+  apply_factors(scenario.network.factors, spec);
   return spec;
 }
 

@@ -50,11 +50,27 @@ void join_wan(sg4::NetZone* wan, const SwitchZones& root, const scenario::Cluste
   });
 }
 
+scenario::NetworkFactors link_factors;  // set_link_factors: the defaults change nothing
+
 }  // namespace
+
+void set_link_factors(const scenario::NetworkFactors& factors) {
+  link_factors = factors;
+}
+
+double link_bandwidth(double nominal) {
+  return scenario::factored_bandwidth(link_factors, nominal);
+}
+
+TimeNs link_latency(TimeNs nominal) {
+  return scenario::factored_latency(link_factors, nominal);
+}
 
 sg4::Link* duplex_link(sg4::NetZone* zone, const std::string& name, double bandwidth,
                        TimeNs latency) {
-  return zone->create_split_duplex_link(name, bandwidth)->set_latency(to_seconds(latency))->seal();
+  return zone->create_split_duplex_link(name, link_bandwidth(bandwidth))
+      ->set_latency(to_seconds(link_latency(latency)))
+      ->seal();
 }
 
 sg4::Host* add_host(const SwitchZones& sw, const std::string& name,
@@ -157,6 +173,7 @@ std::size_t root_switch_index(const scenario::Network& network) {
 
 Platform build_platform(const scenario::Network& network, const PlatformOptions& options,
                         const std::vector<scenario::RelaySlot>& relays) {
+  set_link_factors(network.factors);
   if (network.dragonfly) return build_dragonfly_platform(network, options);
   if (network.serial) return build_serial_platform(network, options);
   const std::size_t root = root_switch_index(network);

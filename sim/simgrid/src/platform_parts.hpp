@@ -27,6 +27,13 @@ struct SwitchZones {
   NetPoint* gateway = nullptr;
 };
 
+// The scenario's [network.factors] (docs/calibration.md), set by build_platform before it builds
+// any link and applied to every link but the loopbacks. A process builds one platform (SimGrid
+// has one engine), so one setting beats passing the factors through every builder.
+void set_link_factors(const scenario::NetworkFactors& factors);
+double link_bandwidth(double nominal);
+TimeNs link_latency(TimeNs nominal);
+
 // Full duplex, like switched Ethernet: traffic in one direction never slows the other, which
 // the throughput-interference inference relies on.
 sg4::Link* duplex_link(sg4::NetZone* zone, const std::string& name, double bandwidth,

@@ -80,8 +80,8 @@ Platform build_serial_platform(const scenario::Network& network, const PlatformO
         duplex_link(zone, "serial:n" + std::to_string(link.a) + "-n" + std::to_string(link.b),
                     spec.bandwidth, spec.latency);
   // One medium for everything on the segment: SimGrid's default sharing, both directions.
-  sg4::Link* segment = shared ? zone->create_link("segment", spec.segment_bandwidth)
-                                    ->set_latency(to_seconds(spec.segment_latency))
+  sg4::Link* segment = shared ? zone->create_link("segment", link_bandwidth(spec.segment_bandwidth))
+                                    ->set_latency(to_seconds(link_latency(spec.segment_latency)))
                                     ->seal()
                               : nullptr;
   for (const SerialHost& a : hosts)

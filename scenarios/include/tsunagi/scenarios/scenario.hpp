@@ -100,6 +100,26 @@ struct DragonflySpec {
   bool operator==(const DragonflySpec&) const = default;
 };
 
+// [network.factors]: how far the links of a simulated network are from the network it stands
+// for (docs/calibration.md). SimGrid and ns-3 apply them to every link they build, loopback
+// aside; realnet ignores them: its network is the real one they describe.
+struct NetworkFactors {
+  double bandwidth = 1;         // share of a link's nominal rate a transfer gets, in (0, 1]
+  TimeNs latency_per_link = 0;  // added to every link's one-way latency (after the scale)
+  double latency_scale = 1;     // every link's latency x this: realnet's --latency-scale
+  bool operator==(const NetworkFactors&) const = default;
+};
+
+inline double factored_bandwidth(const NetworkFactors& f, double nominal) {
+  return nominal * f.bandwidth;
+}
+
+inline TimeNs factored_latency(const NetworkFactors& f, TimeNs nominal) {
+  if (f.latency_scale == 1 && f.latency_per_link == 0) return nominal;  // defaults: unchanged
+  return static_cast<TimeNs>(static_cast<double>(nominal) * f.latency_scale + 0.5) +
+         f.latency_per_link;
+}
+
 struct Network {
   // Parents are listed before their children. Without clusters exactly one root; with
   // clusters one root per cluster (its root_switch), each cluster's switches together. A
@@ -116,6 +136,7 @@ struct Network {
   // Processes on one host talk over loopback.
   double loopback_bandwidth = 10e9;
   TimeNs loopback_latency = 0;
+  NetworkFactors factors;
 };
 
 struct Placement {
