@@ -8,8 +8,12 @@ source "$(dirname "$0")/lib.sh"
 command -v pj_dump >/dev/null || fail "pj_dump not installed (tools/install-deps.sh installs pajeng)"
 scenario="$SRC/scenarios/teaching/two-switches.toml"
 
-"$TSUNAGI" run "$scenario" --out "$WORK/a" --quiet --paje "$WORK/a.paje" >"$WORK/a.txt" ||
+(umask 022 && "$TSUNAGI" run "$scenario" --out "$WORK/a" --quiet --paje "$WORK/a.paje" >"$WORK/a.txt") ||
   fail "tsunagi run --paje failed: $(cat "$WORK/a.txt")"
+# The trace is rewritten at the end (its containers closed then) and keeps the umask's mode, as
+# an interrupted run's trace, which is not rewritten, does.
+mode=$(stat -c %a "$WORK/a.paje")
+[ "$mode" = 644 ] || fail "the Paje trace has mode $mode, not 644 (umask 022)"
 grep -q "$WORK/a.paje" "$WORK/a.txt" || fail "the summary does not list the Paje file"
 (cd "$WORK" && TSUNAGI_SIMGRID_CFG="tracing:yes tracing/uncategorized:yes tracing/filename:t.paje" \
   "$TSUNAGI" run "$scenario" --out "$WORK/b" --quiet >/dev/null) || fail "the issue's reproducer failed"

@@ -9,7 +9,8 @@
 #include <stdexcept>
 #include <string_view>
 
-#include <unistd.h>  // close; mkstemp is <cstdlib>'s
+#include <sys/stat.h>  // stat, fchmod
+#include <unistd.h>    // close; mkstemp is <cstdlib>'s
 
 namespace tsunagi::sim::simgrid {
 namespace {
@@ -63,6 +64,10 @@ void close_paje_at(const std::string& file, TimeNs end) {
   std::string temporary = file + ".XXXXXX";
   const int fd = ::mkstemp(temporary.data());
   if (fd < 0) throw std::runtime_error("cannot create a temporary file beside " + file);
+  // The rewritten trace keeps the mode SimGrid gave the original (the umask's), not mkstemp's
+  // 0600: an interrupted run's trace, which is not rewritten, reads the same.
+  struct stat original {};
+  if (::stat(file.c_str(), &original) == 0) ::fchmod(fd, original.st_mode & 0777);
   ::close(fd);
   {
     std::ifstream in(file);
