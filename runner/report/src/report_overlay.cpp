@@ -191,6 +191,73 @@ const Point* end_of(const Layout& layout, const std::string& label) {
   return it == layout.at.end() ? nullptr : &it->second;
 }
 
+// Above this many pairs of groups one line each (with its tooltip) is most of the page and of
+// the browser's work (switched-10k's full mesh of 250 groups: 31,125 lines, 4.7 of 5.3 MB):
+// they are folded into one path per line width, and one tooltip says what they are.
+constexpr std::size_t kTitledGroupPairsMax = 2000;
+
+using GroupPairCounts = std::map<std::pair<std::string, std::string>, int>;
+
+// Connections of `edges` summed per pair of ends (two groups, or a group and a relay); none
+// inside a group.
+GroupPairCounts count_group_pairs(const Layout& layout, const std::set<Pair>& edges) {
+  GroupPairCounts counts;
+  auto end_name = [&](const std::string& label) {
+    const int c = cluster_of(layout, label);
+    return c >= 0 ? "G" + std::to_string(c) : label;
+  };
+  for (const auto& [a, b] : edges)
+    if (end_name(a) != end_name(b)) ++counts[std::minmax(end_name(a), end_name(b))];
+  return counts;
+}
+
+const Point* group_end(const Layout& layout, const std::string& name) {
+  if (name.starts_with("G") && name.size() > 1 && std::isdigit(static_cast<unsigned char>(name[1])))
+    return &layout.centre[std::stoul(name.substr(1))];
+  const auto it = layout.at.find(name);
+  return it == layout.at.end() ? nullptr : &it->second;
+}
+
+std::string pair_width(int n) {
+  return num(std::min(6.0, 0.6 + std::log2(1.0 + n)));
+}
+
+void draw_group_pairs(Svg& svg, const Layout& layout, const GroupPairCounts& counts,
+                      const std::string& cls, const std::string& style) {
+  const std::string what = cls.substr(5);
+  if (counts.size() <= kTitledGroupPairsMax) {
+    for (const auto& [ends, n] : counts) {
+      const Point* pa = group_end(layout, ends.first);
+      const Point* pb = group_end(layout, ends.second);
+      if (pa == nullptr || pb == nullptr) continue;
+      svg.raw("<line x1=\"" + num(pa->x) + "\" y1=\"" + num(pa->y) + "\" x2=\"" + num(pb->x) +
+              "\" y2=\"" + num(pb->y) + '"' + attr("data-a", ends.first) +
+              attr("data-b", ends.second) + style + attr("stroke-width", pair_width(n)) +
+              "><title>" +
+              escape(ends.first + " - " + ends.second + ": " + std::to_string(n) + " " + what) +
+              "</title></line>\n");
+    }
+    return;
+  }
+  // Thin and translucent: thousands of group pairs at the titled lines' widths cover the whole
+  // picture in one grey (a full mesh of groups fills the hull of their discs).
+  std::map<std::string, std::string> path_by_width;
+  for (const auto& [ends, n] : counts) {
+    const Point* pa = group_end(layout, ends.first);
+    const Point* pb = group_end(layout, ends.second);
+    if (pa == nullptr || pb == nullptr) continue;
+    path_by_width[num(0.1 * std::stod(pair_width(n)))] +=
+        "M" + num(pa->x) + " " + num(pa->y) + "L" + num(pb->x) + " " + num(pb->y);
+  }
+  for (const auto& [width, d] : path_by_width)
+    svg.raw("<path" + attr("d", d) + " fill=\"none\" stroke-opacity=\"0.35\"" + style +
+            attr("stroke-width", width) + attr("data-pairs", std::to_string(counts.size())) +
+            "><title>" +
+            escape(std::to_string(counts.size()) + " pairs of groups joined by " + what +
+                   " connections") +
+            "</title></path>\n");
+}
+
 void draw_edges(Svg& svg, const Layout& layout, const std::set<Pair>& edges, const std::string& cls,
                 const std::string& style) {
   svg.raw("<g" + attr("class", cls) + ">\n");
@@ -202,33 +269,7 @@ void draw_edges(Svg& svg, const Layout& layout, const std::set<Pair>& edges, con
         svg.line(pa->x, pa->y, pb->x, pb->y, attr("data-a", a) + attr("data-b", b) + style);
     }
   } else {
-    // Summed per pair of ends (two groups, or a group and a relay); none inside a group.
-    std::map<std::pair<std::string, std::string>, int> counts;
-    auto end_name = [&](const std::string& label) {
-      const int c = cluster_of(layout, label);
-      return c >= 0 ? "G" + std::to_string(c) : label;
-    };
-    for (const auto& [a, b] : edges)
-      if (end_name(a) != end_name(b)) ++counts[std::minmax(end_name(a), end_name(b))];
-    for (const auto& [ends, n] : counts) {
-      const auto point = [&](const std::string& name) -> const Point* {
-        if (name.starts_with("G") && name.size() > 1 &&
-            std::isdigit(static_cast<unsigned char>(name[1])))
-          return &layout.centre[std::stoul(name.substr(1))];
-        const auto it = layout.at.find(name);
-        return it == layout.at.end() ? nullptr : &it->second;
-      };
-      const Point* pa = point(ends.first);
-      const Point* pb = point(ends.second);
-      if (pa == nullptr || pb == nullptr) continue;
-      svg.raw("<line x1=\"" + num(pa->x) + "\" y1=\"" + num(pa->y) + "\" x2=\"" + num(pb->x) +
-              "\" y2=\"" + num(pb->y) + '"' + attr("data-a", ends.first) +
-              attr("data-b", ends.second) + style +
-              attr("stroke-width", num(std::min(6.0, 0.6 + std::log2(1.0 + n)))) + "><title>" +
-              escape(ends.first + " - " + ends.second + ": " + std::to_string(n) + " " +
-                     cls.substr(5)) +
-              "</title></line>\n");
-    }
+    draw_group_pairs(svg, layout, count_group_pairs(layout, edges), cls, style);
   }
   svg.raw("</g>\n");
 }
