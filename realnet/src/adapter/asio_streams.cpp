@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <iostream>
 #include <span>
 
@@ -193,20 +194,31 @@ Bytes AsioProcess::full_block() {
   return block;
 }
 
-// A block of exactly `size` (< kReadBlock) bytes: a kept tail of that size (the newest); else,
-// for half a block or more, a full block cut down (cutting fills nothing; the block stays
-// shorter, a tail for later reads of this size); else a new block of `size` bytes, filled
-// once: what arrived, not a block's worth.
+// A block of exactly `size` (< kReadBlock) bytes. A std::vector fills whatever it grows by, so
+// the choice is the one that fills least: a kept tail at least `size` long, the shortest (cut
+// down: nothing filled); for half a block or more, a full block cut down; a kept tail whose
+// capacity holds `size`, the longest (only the bytes past its length are filled); else a new
+// block of `size` bytes with room to the next power of two, so that later reads of a few
+// more bytes fit it (the pieces a message arrives in vary by a segment or so).
 Bytes AsioProcess::tail_block(std::size_t size) {
-  for (auto it = tail_blocks_.rbegin(); it != tail_blocks_.rend(); ++it)
-    if (it->size() == size) return take_tail(std::next(it).base(), size);
+  auto cut = tail_blocks_.end();   // shortest with size() >= size
+  auto grow = tail_blocks_.end();  // longest with size() < size <= capacity()
+  for (auto it = tail_blocks_.begin(); it != tail_blocks_.end(); ++it) {
+    if (it->size() >= size) {
+      if (cut == tail_blocks_.end() || it->size() < cut->size()) cut = it;
+    } else if (it->capacity() >= size) {
+      if (grow == tail_blocks_.end() || it->size() > grow->size()) grow = it;
+    }
+  }
+  if (cut != tail_blocks_.end()) return take_tail(cut, size);
   if (2 * size >= kReadBlock && !full_blocks_.empty()) {
     Bytes block = full_block();
     block.resize(size);
     return block;
   }
+  if (grow != tail_blocks_.end()) return take_tail(grow, size);
   Bytes block;
-  block.reserve(std::max(size, kSmallestRead));  // kept when it comes back (recycle_received)
+  block.reserve(std::min(std::bit_ceil(std::max(size, kSmallestRead)), kReadBlock));
   block.resize(size);
   return block;
 }
