@@ -182,18 +182,18 @@ TEST_CASE("host costs: the loader reads the keys and refuses bad values at their
     CHECK(scenario::load_scenario_string(kScenario + "copy_bandwidth = " + zero + "\n", "hc.toml")
               .protocol.costs.copy_bandwidth == 0);
   // Each bad value is on line 7, right after the [protocol.costs] header.
-  CHECK_THAT(load_error(kScenario + "send_overhead = \"-5us\"\n"),
-             StartsWith("hc.toml:7:") && Contains("is not a duration (>= 0)"));
-  CHECK_THAT(load_error(kScenario + "receive_overhead = 5\n"),
-             StartsWith("hc.toml:7:") && Contains("has no unit"));
-  CHECK_THAT(load_error(kScenario + "copy_bandwidth = \"10GB\"\n"),
-             StartsWith("hc.toml:7:") && Contains("is not a bandwidth"));
-  CHECK_THAT(load_error(kScenario + "copy_bandwidth = \"-1GBps\"\n"),
-             StartsWith("hc.toml:7:") && Contains("is not a bandwidth"));
-  CHECK_THAT(load_error(kScenario + "copy_bandwidth = \"0Gbs\"\n"),
-             StartsWith("hc.toml:7:") && Contains("is not a bandwidth"));
-  CHECK_THAT(load_error(kScenario + "send_overhed = \"1us\"\n"),
-             StartsWith("hc.toml:7:") && Contains("did you mean 'send_overhead'?"));
+  const std::pair<std::string, std::string> bad_values[] = {
+      {"send_overhead = \"-5us\"", "is not a duration (>= 0)"},
+      {"receive_overhead = 5", "has no unit"},
+      {"copy_bandwidth = \"10GB\"", "is not a bandwidth"},
+      {"copy_bandwidth = \"-1GBps\"", "is not a bandwidth"},
+      {"copy_bandwidth = \"0Gbs\"", "is not a bandwidth"},
+      {"send_overhed = \"1us\"", "did you mean 'send_overhead'?"},
+  };
+  for (const auto& [line, why] : bad_values) {
+    INFO(line);
+    CHECK_THAT(load_error(kScenario + line + "\n"), StartsWith("hc.toml:7:") && Contains(why));
+  }
 }
 
 TEST_CASE("host costs: --costs FILE overlays [protocol.costs], errors at FILE:LINE:COL",
