@@ -35,5 +35,11 @@ grep -qE "^0 packets dropped by kernel" "$WORK/tcpdump.txt" ||
   fail "tcpdump dropped packets: $(tail -3 "$WORK/tcpdump.txt")"
 ports=$(grep -ohE '127\.0\.0\.1:[0-9]+' "$WORK"/run/realnet/*.log | cut -d: -f2 | sort -u | paste -sd, -)
 [ -n "$ports" ] || fail "no listening ports in the daemons' logs ($WORK/run/realnet)"
-/usr/bin/python3 "$SRC/tests/wireshark/decode.py" realnet "$SRC/tools/wireshark/tsunagi.lua" \
-  "$WORK/lo.pcap" 8 "$ports"
+# A failure keeps the capture and the daemons' logs in a fresh private directory (the test runs
+# as root: never a predictable path), so that the packets it names can be looked at.
+if ! /usr/bin/python3 "$SRC/tests/wireshark/decode.py" realnet "$SRC/tools/wireshark/tsunagi.lua" \
+  "$WORK/lo.pcap" 8 "$ports"; then
+  kept=$(mktemp -d "${TMPDIR:-/tmp}/tsunagi-wireshark-failed.XXXXXX")
+  cp -r "$WORK/lo.pcap" "$WORK/tcpdump.txt" "$WORK/run" "$kept/"
+  fail "the capture did not decode as expected; kept in $kept (ports $ports)"
+fi

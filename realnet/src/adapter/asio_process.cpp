@@ -2,6 +2,8 @@
 // the next outcome. See asio_process.hpp.
 #include "asio_process.hpp"
 
+#include "heap_retention.hpp"
+
 #include <stdexcept>
 #include <type_traits>
 #include <variant>
@@ -20,6 +22,7 @@ AsioProcess::AsioProcess(asio::io_context& io, std::unique_ptr<Process> core,
       bulk_gate_(options_.secret),
       wake_(io) {
   table_.use_run_secret(options_.secret, options_.nonce_seed);
+  keep_freed_heap();
 }
 
 AsioProcess::~AsioProcess() = default;

@@ -193,6 +193,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   void on_connect_done(ConnId id, const ConnPtr& conn, const boost::system::error_code& error);
   void start_reading(ConnId id, const ConnPtr& conn, bool read_now);
   void read_once(ConnId id, const ConnPtr& conn);
+  void read_while_streaming(ConnId id, const ConnPtr& conn);
   std::size_t read_size(Conn& conn);
   void take_read_blocks(std::size_t size);
   Bytes full_block();
@@ -229,8 +230,9 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // grown again once it is smaller (growing a std::vector zero-fills: issue 34 measured 4.4 KB
   // filled and 1.6 KB copied per 1 MiB round trip at the edges of reads), so the blocks that
   // come back are kept by size: full ones, and tails that a later read of the same size takes
-  // (a stream of equal messages arrives in equal pieces). At most 32 full blocks (each at most
-  // 128 KiB of capacity) and 64 tails of at most 2 MiB together: 6 MiB a process. A core that
+  // (a stream of equal messages arrives in equal pieces). At most 48 full blocks (each at most
+  // 128 KiB of capacity; three 1 MiB reads) and 64 tails of at most 2 MiB together: 8 MiB a
+  // process. A core that
   // forwards what it read (moved into a SendCmd) gives the blocks back once they are written.
   std::vector<Bytes> full_blocks_;  // each kReadBlock bytes
   std::vector<Bytes> tail_blocks_;  // smaller, at least kSmallestRead of capacity; oldest first
@@ -239,7 +241,7 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   std::vector<asio::mutable_buffer> read_iovecs_;
   static constexpr std::size_t kReadBlock = 64 * 1024;
   static constexpr std::size_t kSmallestRead = 4096;
-  static constexpr std::size_t kFullBlocks = 32;
+  static constexpr std::size_t kFullBlocks = 48;
   static constexpr std::size_t kTailBytes = 2 << 20;
   static constexpr std::size_t kTailBlocks = 64;
   std::size_t stream_read_size_ = kSmallestRead;
