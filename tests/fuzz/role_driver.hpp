@@ -65,6 +65,13 @@ class RoleDriver {
     c->inference.tree = static_cast<TreeMethod>(
         in_.ConsumeIntegralInRange<int>(0, static_cast<int>(TreeMethod::Partition)));
     c->directory = static_cast<DirectoryMode>(in_.ConsumeIntegralInRange<int>(0, 1));
+    // protocol.window: "auto" runs the path meter on whatever throughput outcomes the input
+    // makes up (sizes, times, failures), with small probes so its pairs stay short.
+    c->window.mode = static_cast<WindowMode>(
+        in_.ConsumeIntegralInRange<int>(0, static_cast<int>(WindowMode::Auto)));
+    c->window.bytes = 1u << 16;
+    c->window.probe_bytes = 1u << 16;
+    c->window.max_bytes = 1u << 20;
     n_ = c->processes;
     return c;
   }

@@ -1,10 +1,17 @@
 // How a node measures one peer's path for protocol.window = "auto" (issue 32): a rate that
-// slow start cannot fool. A single throughput probe includes slow start, which on a long link
-// lasts many round trips (at 33 ms and 1 Gbit/s, ~9 round trips and ~8 MB before the sender
-// fills the link), so its average reads far below the path's rate. The meter sends probes of
-// growing sizes S, 2S, 4S, ... and takes the rate of each from the difference with the one
-// before: every probe opens its connection the same way, so slow start and the first byte's
-// flight are in both times and cancel in (bytes2 - bytes1) / (time2 - time1).
+// neither slow start nor the probe's own window can fool.
+//
+// A single throughput probe includes slow start, which on a long link lasts many round trips
+// (at 33 ms and 1 Gbit/s, ~9 round trips and ~8 MB before the sender fills the link), so its
+// average reads far below the path's rate. The meter therefore sends probes in pairs, S and
+// 2S bytes, and takes the rate from their difference: both connections open the same way, so
+// slow start and the first byte's flight are in both times and cancel in
+// (bytes2 - bytes1) / (time2 - time1). Both probes of a pair use the same window W — a pair
+// whose probes had different windows reads whatever the difference of two unlike transfers
+// gives (ns-3 at 100 ms: up to 3.45 x the link, and the window then went to its ceiling and
+// overflowed the path's queues). A pair that reads about W / RTT was held back by its own
+// window, so the next pair doubles W; the first pair that reads clearly less than W / RTT
+// shows the path's rate.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +28,7 @@ namespace tsunagi {
 struct ProbeSample {
   std::uint64_t bytes = 0;
   TimeNs elapsed = 0;
+  std::uint64_t window = 0;  // the buffers it was made with
 };
 
 // The rate between two probes of different sizes: the extra bytes over the extra time.
@@ -29,17 +37,14 @@ std::optional<double> difference_rate(const ProbeSample& smaller, const ProbeSam
 
 class PathMeter {
  public:
-  // The probes go from `config.probe_bytes` up, doubling, to at most
-  // max(2 x probe_bytes, 2 x max_bytes): slow start towards a window of `max_bytes` is over
-  // after about twice that many bytes, and no window above `max_bytes` is granted.
+  // The first probe (a scout of `config.probe_bytes`, made with `max_bytes` buffers: its size
+  // bounds what it has in flight) gives a floor for the rate and so the first pair's window;
+  // pairs follow, their windows within [min_bytes, max_bytes].
   PathMeter(const WindowConfig& config, TimeNs rtt);
 
   // The size of the next probe; 0 once the meter has decided.
   std::uint64_t next_bytes() const;
-  // The buffers of the next probe: `max_bytes` for the first; then at most kWindowGrowth times
-  // the bandwidth-delay product seen so far (at least `min_bytes`), so that the probe can still
-  // double its rate without filling the path's queues: two probes that overlap (another node
-  // measuring the same peer) with huge windows overflow a queue and lose whole windows.
+  // The buffers of the next probe: the scout's, then the current pair's window.
   std::uint64_t next_window() const;
   // A probe of `bytes` finished after `elapsed` (ok probes only).
   void measured(std::uint64_t bytes, TimeNs elapsed);
@@ -52,29 +57,40 @@ class PathMeter {
   std::optional<PathEstimate> estimate() const;
   const std::vector<ProbeSample>& samples() const { return samples_; }
 
-  // The meter stops once the smaller probe of a pair carried this many bandwidth-delay
-  // products: slow start reaches the path's rate after about two.
-  static constexpr double kSteadyBdps = 3.0;
-  // ... or once a pair's rate grew by less than this over the pair before: in slow start each
-  // doubling of the size doubles it.
-  static constexpr double kStillGrowing = 1.25;
-  static constexpr double kWindowGrowth = 4.0;
-  // A node measures all its peers this many times, keeping each peer's best: a probe that
-  // overlapped another node's reads a share of the path (ns-3, 3-site WAN: 0.19-0.64 of the
-  // link), and the overlaps of one pass are rarely those of the next.
+  // The smaller probe of a pair carries this many windows: slow start up to a window W has
+  // sent about 2 W, so both probes of the pair end at the window's steady rate.
+  static constexpr double kSteadyWindows = 3.0;
+  // A pair reading at least this share of W / RTT was held back by its window (TCP delivers
+  // at most a window per round trip; real stacks and packet headers keep it a little below).
+  static constexpr double kWindowLimited = 0.75;
+  // The first pair's window: this many times the bandwidth-delay product of the scout's floor.
+  static constexpr double kFirstWindowBdps = 4.0;
+  // A larger window never makes a path slower. A pair reading less than this share of an
+  // earlier pair's rate overlapped someone else's transfer (another node measuring the same
+  // peer) and is made again, at most kRetries times per pair.
+  static constexpr double kConsistent = 0.9;
+  static constexpr int kRetries = 2;
+  // A node measures all its peers this many times, keeping each peer's best: a pass that
+  // overlapped another node's reads a share of the path, and the overlaps of one pass are
+  // rarely those of the next.
   static constexpr int kPasses = 3;
 
  private:
-  void decide_after(const ProbeSample& latest);
+  void pair_measured(const ProbeSample& smaller, const ProbeSample& larger);
+  std::uint64_t window_for(double rate, double bdps) const;
+  std::uint64_t pair_bytes() const;
 
   TimeNs rtt_;
   std::uint64_t min_window_;
   std::uint64_t max_window_;
   std::uint64_t first_bytes_;
-  std::uint64_t cap_bytes_;
+  std::uint64_t window_ = 0;     // of the current pair; 0 before the scout
+  std::uint64_t size_step_ = 1;  // the pair's sizes doubled this many times after noise
+  int retries_ = 0;              // of the current pair
   std::vector<ProbeSample> samples_;
+  std::optional<ProbeSample> smaller_;  // the current pair's first probe, once back
   double best_rate_ = 0;
-  std::optional<double> last_difference_;
+  double best_pair_rate_ = 0;
   bool done_ = false;
 };
 
