@@ -359,6 +359,13 @@ inline wire::Frame RoleDriver::structured_frame() {
            in_.ConsumeIntegralInRange<std::uint64_t>(0, 99),
            in_.ConsumeIntegralInRange<std::uint32_t>(0, 5),
            in_.ConsumeIntegralInRange<std::uint64_t>(0, 20)});
+    case FrameType::ProbeTurn: {
+      Frame f = make_probe_turn(rank(), rank(), false);
+      f.seq = in_.ConsumeIntegralInRange<std::uint32_t>(0, 2);  // 2: neither ask nor done
+      return f;
+    }
+    case FrameType::ProbeTurnGrant:
+      return make_probe_turn_grant(rank(), rank());
     case FrameType::AuthChallenge:
     case FrameType::AuthProof:
     case FrameType::AuthAccept:

@@ -110,6 +110,13 @@ class Fuzzer {
       case FrameType::WindowGroups:
         return make_window_groups(
             {Groups{ranks(), ranks()}, {{rank(), rank(), rng_.uniform(9)}}, 3, 1, 2});
+      case FrameType::ProbeTurn: {
+        Frame f = make_probe_turn(rank(), rank(), rng_.uniform(2) == 1);
+        f.seq = static_cast<std::uint32_t>(rng_.uniform(3));  // 2: neither ask nor done
+        return f;
+      }
+      case FrameType::ProbeTurnGrant:
+        return make_probe_turn_grant(rank(), rank());
       case FrameType::AuthChallenge:
       case FrameType::AuthProof:
       case FrameType::AuthAccept: {

@@ -180,3 +180,51 @@ TEST_CASE("hostile rendezvous: a peer_unreachable is passed on as a fresh frame"
   CHECK(to_rank1[0].src == 0);
   CHECK(to_rank1[1].src == 2);
 }
+
+TEST_CASE("hostile rendezvous: probe turns go to the rank that asked, in order",
+          "[hostile][rendezvous][window]") {
+  Run run = registered(3, true);
+  const std::size_t mark = run.rv.mark();
+  const auto grants = [&](Rank r) {
+    std::vector<Rank> targets;
+    for (const wire::Frame& f : run.rv.sent(run.ranks[r], mark))
+      if (f.type == FrameType::ProbeTurnGrant && f.src == r) targets.push_back(f.dst);
+    return targets;
+  };
+  run.rv.frame(run.ranks[0], wire::make_probe_turn(0, 2, false));
+  run.rv.frame(run.ranks[1], wire::make_probe_turn(1, 2, false));
+  CHECK(grants(0) == std::vector<Rank>{2});
+  CHECK(grants(1).empty());  // 2 is being measured
+  // A second ask while waiting is refused, and the rank kept.
+  run.rv.frame(run.ranks[1], wire::make_probe_turn(1, 0, false));
+  CHECK(run.rv.rejections(mark) ==
+        std::vector<std::string>{"a second turn (rank 1 already asked for rank 2)"});
+  CHECK_FALSE(run.rv.closed(run.ranks[1], mark));
+  // Done from a rank that does not hold the turn passes nothing on.
+  run.rv.frame(run.ranks[1], wire::make_probe_turn(1, 2, true));
+  CHECK(grants(1).empty());
+  run.rv.frame(run.ranks[0], wire::make_probe_turn(0, 2, true));
+  CHECK(grants(1) == std::vector<Rank>{2});
+}
+
+TEST_CASE("hostile rendezvous: probe turns for other ranks, unknown ranks, strangers",
+          "[hostile][rendezvous][window]") {
+  Run run = registered(3, true);
+  const std::size_t mark = run.rv.mark();
+  const ConnId evil = run.rv.accept(100);
+  run.rv.frame(evil, wire::make_probe_turn(0, 1, false));
+  CHECK(mentions(run.rv.rejections(mark), "probe_turn from a connection that has not registered"));
+  CHECK(run.rv.sent(evil, mark).empty());
+  wire::Frame odd = wire::make_probe_turn(0, 1, false);
+  odd.seq = 7;
+  run.rv.frame(run.ranks[0], odd);
+  CHECK(run.rv.rejections(mark).back() == "probe_turn with seq 7");
+  Run other = registered(3, true);
+  other.rv.frame(other.ranks[0], wire::make_probe_turn(0, 3, false));
+  CHECK(other.rv.rejections(0).back() ==
+        "probe_turn target rank 3 is not a process of this run (3 processes)");
+  Run third = registered(3, true);
+  third.rv.frame(third.ranks[0], wire::make_probe_turn(1, 2, false));
+  CHECK(third.rv.rejections(0).back() == "probe_turn for rank 1 from rank 0's connection");
+  for (ConnId id : third.ranks) CHECK_FALSE(has_type(third.rv.sent(id), FrameType::ProbeTurnGrant));
+}

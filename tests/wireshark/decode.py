@@ -125,6 +125,8 @@ EXPECTED = {
     "30": {"tsunagi.run_start": ["0"], "tsunagi.run_length": ["3"],
            "tsunagi.endpoint": ["10.0.0.2:7000", "10.0.16.2:7000"]},
     "31": {"tsunagi.run_start": ["0", "2"], "tsunagi.run_length": ["2", "1"]},
+    "32": {"tsunagi.src": ["1"], "tsunagi.dst": ["2"], "tsunagi.seq": ["1"], "tsunagi.length": ["0"]},
+    "33": {"tsunagi.src": ["1"], "tsunagi.dst": ["2"], "tsunagi.length": ["0"]},
 }
 
 

@@ -35,7 +35,7 @@ def broken(name, at, new):
     open(f"{work}/{name}.pcap", "wb").write(copy)
 
 broken("version", header(2) + 1, b"\x09")
-broken("type", header(19) + 2, b"\x20")                                # 32: past window_groups
+broken("type", header(19) + 2, b"\x22")                                # 34: past probe_turn_grant
 broken("string", header(2) + 32 + 4, struct.pack("<I", 300))           # register's endpoint
 broken("list", header(4) + 32 + 4, struct.pack("<I", 1000))            # rtt_report's near list
 ping = data.find(b"P" + struct.pack("<Q", 11) + struct.pack("<I", 1))
@@ -45,7 +45,7 @@ while IFS='|' read -r name why; do
   /usr/bin/python3 "$DECODE" broken "$LUA" "$WORK/$name.pcap" "$why" | sed "s/^/$name: /"
 done <<'TABLE'
 version|unsupported version 9
-type|unknown frame type 32
+type|unknown frame type 34
 string|string of 300 bytes exceeds limit 256
 list|near ranks of 1000 items does not fit
 probe|not a ping/pong

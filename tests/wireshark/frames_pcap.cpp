@@ -167,6 +167,8 @@ std::vector<w::Frame> every_frame_type() {
   f.push_back(w::make_endpoint_reply({{0, 2}, {"10.0.0.2:7000", "10.0.16.2:7000"}}));
   f.push_back(w::make_window_order({{0, 1, 2}, {0, 1, 0}, {"10.0.0.2:7000", "10.0.16.2:7000"}}));
   f.push_back(w::make_window_groups({{{0, 1}, {2}}, {{0, 2, 61000}}, 4, 1, 3}));
+  f.push_back(w::make_probe_turn(1, 2, true));
+  f.push_back(w::make_probe_turn_grant(1, 2));
   const w::RelayEntry chiba{"chiba-relay0", "chiba", "10.1.0.2:7000"};
   const w::RelayEntry kototoi{"kototoi-relay0", "kototoi", "10.2.0.2:7000"};
   f.push_back(w::make_relay_register({chiba}));

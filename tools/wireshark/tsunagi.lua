@@ -31,16 +31,16 @@ local frame_types = {
   [19] = "relay_hello", [20] = "link_advert", [21] = "undeliverable", [22] = "settled",
   [23] = "start", [24] = "peer_unreachable", [25] = "shutdown_ack", [26] = "release",
   [27] = "auth_challenge", [28] = "auth_proof", [29] = "auth_accept", [30] = "window_order",
-  [31] = "window_groups",
+  [31] = "window_groups", [32] = "probe_turn", [33] = "probe_turn_grant",
 }
-local LAST_TYPE = 31
+local LAST_TYPE = 33
 local MAGIC, VERSION, HEADER = 0x54, 1, 32
 local MAX_PAYLOAD = 64 * 1024 * 1024
 local SMALL_BODY = 4096  -- wire.cpp max_payload(): types with bodies of a few fields
 local small_body = {
   [1] = true, [2] = true, [8] = true, [9] = true, [10] = true, [11] = true, [12] = true,
   [17] = true, [19] = true, [21] = true, [22] = true, [23] = true, [24] = true, [25] = true,
-  [26] = true, [27] = true, [28] = true, [29] = true,
+  [26] = true, [27] = true, [28] = true, [29] = true, [32] = true, [33] = true,
 }
 local purposes = { [0] = "control", [1] = "static", [2] = "shortcut", [3] = "relay",
                    [4] = "collect" }

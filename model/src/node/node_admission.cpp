@@ -57,6 +57,9 @@ std::optional<std::string> node_refusal(const FrameSource& source, const NodeCon
     case FrameType::Release:
       if (!from_rendezvous) return only_from(frame, "the rendezvous");
       return std::nullopt;
+    case FrameType::ProbeTurnGrant:
+      if (!from_rendezvous) return only_from(frame, "the rendezvous");
+      return unknown_rank(frame.dst, n, "probe_turn_grant target");
     case FrameType::PeerUnreachable:
       // The rendezvous passes on the source's own report; the source must exist.
       if (!from_rendezvous) return only_from(frame, "the rendezvous");

@@ -73,6 +73,8 @@ void NodeFrames::dispatch(ConnId id, NodeConn& c, wire::Frame frame) {
       return node_.relay_.on_undeliverable_notice(frame);
     case FrameType::Start:
       return node_.work_.on_start();
+    case FrameType::ProbeTurnGrant:
+      return node_.windows_.on_turn(frame.src, frame.dst);
     case FrameType::PeerUnreachable:
       // The peer's connect to us failed: stop waiting for it; routes go around.
       if (!node_.overlay_.static_conns_.count(frame.src))

@@ -38,13 +38,14 @@ void NodeWindows::start_windowing() {
   measure_next_window();
 }
 
+// Each peer is measured in its turn: the node asks the rendezvous and starts once granted
+// (on_turn), so no two nodes measure one peer at once (rendezvous/probe_turns.hpp).
 void NodeWindows::measure_next_window() {
   while (next_window_ < window_targets_.size()) {
     const Rank peer = window_targets_[next_window_];
-    if (const Endpoint* to = node_.endpoints_.find(peer)) {
-      ++node_.counters_.rtt_probes;
-      node_.inference_.start_rtt_probe(Node::kWindowProbeBit | static_cast<std::uint64_t>(peer),
-                                       *to, 64, node_.config_->window.rtt_samples);
+    if (node_.endpoints_.find(peer) != nullptr) {
+      turn_ = peer;
+      node_.send_frame(node_.rendezvous_conn_, wire::make_probe_turn(node_.rank_, peer, false));
       return;
     }
     // No endpoint (directory on demand): this peer keeps the host's default buffers.
@@ -56,6 +57,19 @@ void NodeWindows::measure_next_window() {
     auto it = node_.conns_.find(id);
     if (it != node_.conns_.end()) size_window(id, it->second.peer);
   }
+}
+
+// The turn to measure `target` is this node's (`to`: the rendezvous names the grantee). A grant
+// for a turn not asked for is ignored: the rendezvous grants only what was asked.
+void NodeWindows::on_turn(Rank to, Rank target) {
+  if (node_.phase_ != Node::Phase::Windowing || to != node_.rank_ || turn_ != target ||
+      next_window_ >= window_targets_.size() || window_targets_[next_window_] != target)
+    return;
+  const Endpoint* at = node_.endpoints_.find(target);
+  if (at == nullptr) return window_measured(target);
+  ++node_.counters_.rtt_probes;
+  node_.inference_.start_rtt_probe(Node::kWindowProbeBit | static_cast<std::uint64_t>(target), *at,
+                                   64, node_.config_->window.rtt_samples);
 }
 
 void NodeWindows::on_window_rtt(const RttMeasuredInput& in) {
@@ -104,6 +118,10 @@ void NodeWindows::window_measured(Rank peer) {
       path->bytes_per_second = std::max(path->bytes_per_second, it->second.bytes_per_second);
     }
     paths_[peer] = *path;
+  }
+  if (turn_ == peer) {  // the next node waiting for this peer may start
+    node_.send_frame(node_.rendezvous_conn_, wire::make_probe_turn(node_.rank_, peer, true));
+    turn_.reset();
   }
   const bool last = last_window_pass();
   ++next_window_;

@@ -25,6 +25,7 @@ class NodeWindows {
 
   void start_windowing();
   void measure_next_window();
+  void on_turn(Rank to, Rank target);
   void on_window_rtt(const RttMeasuredInput& in);
   void on_window_throughput(const ThroughputMeasuredInput& in);
   void probe_window_path(Rank peer);
@@ -42,6 +43,7 @@ class NodeWindows {
   std::size_t window_round_ = 0;                       // peers in one pass
   std::map<Rank, std::vector<double>> window_passes_;  // each pass's rate, for the trace
   std::optional<PathMeter> window_meter_;              // of the peer being measured
+  std::optional<Rank> turn_;                           // asked for or held (probe_turns.hpp)
   std::vector<ConnId> awaiting_window_;                // accepted before their peer was measured
   std::uint64_t window_bytes_held_ = 0;                // over all open data connections
   std::uint64_t max_window_bytes_held_ = 0;

@@ -83,6 +83,8 @@ void Rendezvous::on_frame(ConnId id, const wire::Frame& frame) {
       return on_settled(id);
     case wire::FrameType::PeerUnreachable:
       return on_peer_unreachable(id, frame);
+    case wire::FrameType::ProbeTurn:
+      return on_probe_turn(id, frame);
     case wire::FrameType::ShutdownAck:
       return on_shutdown_ack(id);
     default:
@@ -177,6 +179,26 @@ void Rendezvous::on_peer_unreachable(ConnId id, const wire::Frame& frame) {
   // make the receiver read the next frames as filler).
   emit(SendCmd{rank_conn_[static_cast<std::size_t>(frame.dst)],
                wire::encode(wire::make_peer_unreachable(frame.src, frame.dst)), 0});
+}
+
+// window = "auto": a node asks for its turn to measure a peer's path, or says it is done; the
+// grant goes to the node whose turn it is (probe_turns.hpp). The sender and the measured rank
+// were checked (refusal); a node that asks out of turn is refused and kept, as a repeat.
+void Rendezvous::on_probe_turn(ConnId id, const wire::Frame& frame) {
+  const Rank from = conns_[id].rank;
+  const auto grant = [this](Rank to, Rank target) {
+    emit(SendCmd{rank_conn_[static_cast<std::size_t>(to)],
+                 wire::encode(wire::make_probe_turn_grant(to, target)), 0});
+  };
+  if (frame.seq == 0) {
+    const ProbeTurns::Asked asked = probe_turns_.ask(from, frame.dst);
+    if (asked.refused) return refuse(id, *asked.refused);
+    if (asked.granted) grant(from, frame.dst);
+    return;
+  }
+  std::string refused;
+  if (auto next = probe_turns_.done(from, frame.dst, &refused)) return grant(*next, frame.dst);
+  if (!refused.empty()) refuse(id, refused);
 }
 
 // routing = direct: a barrier between connecting and the workload, so no rank sends before

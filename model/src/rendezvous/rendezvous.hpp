@@ -21,6 +21,7 @@
 
 #include "rendezvous/leader_rounds.hpp"
 #include "rendezvous/partition_inference.hpp"
+#include "rendezvous/probe_turns.hpp"
 #include "rendezvous/relay_registry.hpp"
 #include "rendezvous/tree_prober.hpp"
 #include "role/role_connections.hpp"
@@ -71,6 +72,7 @@ class Rendezvous final : public RoleConnections<Rendezvous, RendezvousConn> {
   void send_relay_lists();
   void on_registration_deadline();
   void on_peer_unreachable(ConnId id, const wire::Frame& frame);
+  void on_probe_turn(ConnId id, const wire::Frame& frame);
   void on_settled(ConnId id);
   void on_endpoint_query(ConnId id, const wire::Frame& frame);
   void on_done(ConnId id);
@@ -129,6 +131,7 @@ class Rendezvous final : public RoleConnections<Rendezvous, RendezvousConn> {
   bool partition_fell_back_ = false;   // a group was no run of hosts: rounds over all ranks
 
   // running and shutdown
+  ProbeTurns probe_turns_;  // window = "auto": who measures whose path now
   int settled_ = 0;
   int done_ = 0;
   std::vector<bool> settled_ranks_;  // each rank's Settled and Done count once

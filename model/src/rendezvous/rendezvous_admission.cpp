@@ -34,6 +34,13 @@ std::optional<std::string> Rendezvous::refusal(ConnId id, const wire::Frame& fra
       if (registered || relays_.is_relay(id))
         return std::string("this connection registered already");
       return std::nullopt;
+    case FrameType::ProbeTurn:
+      if (!registered) return from_unregistered(frame);
+      if (frame.src != rank)
+        return std::string("probe_turn for rank ") + std::to_string(frame.src) + " from rank " +
+               std::to_string(rank) + "'s connection";
+      if (frame.seq > 1) return std::string("probe_turn with seq ") + std::to_string(frame.seq);
+      return wire::unknown_rank(frame.dst, n_, "probe_turn target");
     case FrameType::Done:
     case FrameType::Settled:
       if (!registered) return from_unregistered(frame);

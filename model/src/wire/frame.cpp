@@ -69,6 +69,10 @@ const char* to_string(FrameType type) {
       return "window_order";
     case FrameType::WindowGroups:
       return "window_groups";
+    case FrameType::ProbeTurn:
+      return "probe_turn";
+    case FrameType::ProbeTurnGrant:
+      return "probe_turn_grant";
   }
   return "unknown";
 }
@@ -111,6 +115,8 @@ std::uint32_t max_payload(FrameType type) {
     case FrameType::AuthChallenge:
     case FrameType::AuthProof:
     case FrameType::AuthAccept:
+    case FrameType::ProbeTurn:
+    case FrameType::ProbeTurnGrant:
       return kSmallBody;
     default:
       return kMaxPayload;

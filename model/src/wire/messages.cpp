@@ -309,6 +309,16 @@ Frame make_start() {
 Frame make_peer_unreachable(Rank from, Rank to) {
   return framed(FrameType::PeerUnreachable, {}, from, to);
 }
+
+Frame make_probe_turn(Rank from, Rank to, bool done) {
+  Frame f = framed(FrameType::ProbeTurn, {}, from, to);
+  f.seq = done ? 1 : 0;
+  return f;
+}
+
+Frame make_probe_turn_grant(Rank from, Rank to) {
+  return framed(FrameType::ProbeTurnGrant, {}, from, to);
+}
 Frame make_shutdown() {
   return framed(FrameType::Shutdown, {});
 }

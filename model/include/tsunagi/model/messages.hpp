@@ -196,6 +196,10 @@ Frame make_undeliverable(Rank lost_dst, Rank back_to, const UndeliverableMsg& m)
 Frame make_settled(Rank rank);
 // Header src = the rank whose connect failed, dst = the rank it could not reach; no payload.
 Frame make_peer_unreachable(Rank from, Rank to);
+// protocol.window = "auto" (issue 32): `from` asks for its turn to measure `to`'s path, or says
+// it is done (seq 1); the rendezvous grants turns one measurer per measured rank at a time.
+Frame make_probe_turn(Rank from, Rank to, bool done);
+Frame make_probe_turn_grant(Rank from, Rank to);
 Frame make_start();
 Frame make_done(Rank rank);
 Frame make_shutdown();

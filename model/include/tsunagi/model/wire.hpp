@@ -73,9 +73,13 @@ enum class FrameType : std::uint8_t {
   // the rounds' orders, columns and endpoints stay off the rendezvous's link (issue 30).
   WindowOrder = 30,   // rendezvous -> collector: run the rounds over this window's ranks
   WindowGroups = 31,  // collector -> rendezvous: the window's groups and inter-group RTTs
+  // protocol.window = "auto": one node at a time measures a peer's path (issue 32). Both have
+  // no payload; the header says who (src) measures whom (dst).
+  ProbeTurn = 32,       // node -> rendezvous: may I measure dst's path now? (seq 1: I am done)
+  ProbeTurnGrant = 33,  // rendezvous -> node: your turn to measure dst's path
 };
 // The highest type number in use: decoders reject anything above it.
-constexpr FrameType kLastFrameType = FrameType::WindowGroups;
+constexpr FrameType kLastFrameType = FrameType::ProbeTurnGrant;
 const char* to_string(FrameType type);
 
 struct Frame {
