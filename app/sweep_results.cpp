@@ -1,6 +1,8 @@
 // Results, cells and durations of a sweep. See sweep_results.hpp.
 #include "sweep_results.hpp"
 
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -76,6 +78,15 @@ const json* value_at(const json& value, std::string_view path) {
 std::string csv_text(const json* value) {
   if (value == nullptr || value->is_null()) return "";
   if (value->is_string()) return value->get<std::string>();
+  if (value->is_number_float()) {
+    // The shortest text that reads back as the same double, as result.json has it and as
+    // Python's json and pandas print it: nlohmann's dump (Grisu2) sometimes gives more digits
+    // (0.005734926 came out as 0.0057349260000000004, and cli:sweep failed on it).
+    std::array<char, 64> text{};
+    const auto [end, error] =
+        std::to_chars(text.data(), text.data() + text.size(), value->get<double>());
+    if (error == std::errc()) return std::string(text.data(), end);
+  }
   return value->dump();
 }
 

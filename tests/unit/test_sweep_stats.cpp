@@ -124,3 +124,23 @@ TEST_CASE("summary.csv: a row per point, failed runs counted and not averaged", 
             "3,1,1,,,0,,\n"
             "4,1,0,7,,1,,\n");
 }
+
+TEST_CASE("sweep csv: a result's figures as result.json has them", "[sweep]") {
+  using tsunagi::app::sweep::csv_text;
+  // Each double in its shortest round-trip text (Python's json, pandas): nlohmann's dump gave
+  // 0.0057349260000000004 for 0.005734926, and cli:sweep compared it with result.json.
+  for (const double v : {0.005734926, 0.1, 1.5e-7, 123456.789, 2.0, -0.30000000000000004}) {
+    const nlohmann::json value = v;
+    const std::string text = csv_text(&value);
+    CAPTURE(v, text);
+    CHECK(std::stod(text) == v);
+    CHECK(text.size() <= value.dump().size());
+  }
+  const nlohmann::json small = 0.005734926;
+  CHECK(csv_text(&small) == "0.005734926");
+  const nlohmann::json integer = 42;
+  CHECK(csv_text(&integer) == "42");
+  const nlohmann::json word = "ok";
+  CHECK(csv_text(&word) == "ok");
+  CHECK(csv_text(nullptr).empty());
+}
