@@ -232,8 +232,8 @@ class AsioProcess : private OwnProcessTable, public runner::DrivenProcess<AsioPr
   // come back are kept by size: full ones, and tails that a later read of the same size takes
   // (a stream of equal messages arrives in equal pieces). At most 48 full blocks (each at most
   // 128 KiB of capacity; three 1 MiB reads) and 64 tails of at most 2 MiB together: 8 MiB a
-  // process. A core that
-  // forwards what it read (moved into a SendCmd) gives the blocks back once they are written.
+  // process. A core that forwards what it read (moved into a SendCmd) gives the blocks back
+  // once they are written.
   std::vector<Bytes> full_blocks_;  // each kReadBlock bytes
   std::vector<Bytes> tail_blocks_;  // smaller, at least kSmallestRead of capacity; oldest first
   std::size_t tail_bytes_ = 0;      // their capacity

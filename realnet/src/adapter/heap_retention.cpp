@@ -11,13 +11,10 @@ void keep_freed_heap() {
   // thresholds then move with what was freed). A daemon that receives a 1 MiB message per
   // round trip then pays fresh pages (a fault per 4 KiB) for memory it just had: 0.3 faults
   // per 1 MiB round trip on the realnet bench, plain Asio 0 (tools/realnet_counts.py).
-  // Setting the thresholds also ends glibc's own adjusting of them.
-  static const bool set = [] {
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
-    return true;
-  }();
-  (void)set;
+  // Setting the thresholds also ends glibc's own adjusting of them; setting them again is
+  // harmless, so every adapter may call this.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
 }
 
 }  // namespace tsunagi::realnet

@@ -8,7 +8,7 @@ namespace tsunagi::realnet {
 // Tells glibc's malloc to keep freed memory for reuse: blocks up to 32 MiB come from the heap
 // rather than a mapping of their own (which free() unmaps), and the heap's top is returned to
 // the kernel only past 256 MiB of free memory there. What a daemon holds is then its peak use,
-// not more; idempotent, process-wide, first call wins.
+// not more. Process-wide; calling it again changes nothing.
 void keep_freed_heap();
 
 }  // namespace tsunagi::realnet
