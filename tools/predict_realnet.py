@@ -119,13 +119,13 @@ def simulator_side(opts, case, scale, work):
     name, scenario, args, _ = case
     scaled = ["--set", "network.factors.latency_scale=%g" % scale]
     out = {}
-    for backend in opts.backends:
-        for label, extra in [("before", []), ("after", opts.costs_args)]:
-            if label == "after" and not opts.costs_args:
-                continue
-            result = run(opts.tsunagi, scenario, backend, args + scaled,
-                         "%s/%s-%s" % (work, backend, label), extra)
-            out[(backend, label)] = makespan(result)
+    for backend, label in columns(opts):
+        extra = [] if label == "before" else list(opts.costs_args)
+        if label == "after+ss":
+            extra += ["--set", "simgrid.slow_start=true"]
+        result = run(opts.tsunagi, scenario, backend, args + scaled,
+                     "%s/%s-%s" % (work, backend, label), extra)
+        out[(backend, label)] = makespan(result)
     return out
 
 
@@ -134,8 +134,16 @@ def error(pred, real):
 
 
 def columns(opts):
-    return [(b, l) for b in opts.backends for l in (["before", "after"] if opts.costs_args
-                                                    else ["before"])]
+    """(backend, label): before; after (the costs file); on SimGrid also after+ss (the costs
+    file and simgrid.slow_start, the flow model's TCP slow start) unless --no-slow-start."""
+    out = []
+    for b in opts.backends:
+        out.append((b, "before"))
+        if opts.costs_args:
+            out.append((b, "after"))
+            if b == "simgrid" and opts.slow_start:
+                out.append((b, "after+ss"))
+    return out
 
 
 def print_table(opts, rows, loads):
@@ -179,6 +187,8 @@ def main():
     ap.add_argument("--costs", help="costs file of tsunagi calibrate (else: before only)")
     ap.add_argument("--factors-only", action="store_true",
                     help="apply only the costs file's [network.factors], not its host costs")
+    ap.add_argument("--no-slow-start", dest="slow_start", action="store_false",
+                    help="no SimGrid column with simgrid.slow_start")
     ap.add_argument("--repeats", type=int, default=3, help="realnet runs per case (median)")
     ap.add_argument("--backends", default="simgrid,ns3")
     ap.add_argument("--cases", help="only the cases whose name contains this")

@@ -82,6 +82,7 @@ SimgridConfig read_simgrid(const Section& root) {
     out.uncontended_below = static_cast<std::uint64_t>(
         s->integer("uncontended_below", static_cast<std::int64_t>(out.uncontended_below), 0,
                    std::numeric_limits<std::int64_t>::max()));
+    out.slow_start = s->boolean("slow_start", out.slow_start);
   }
   return out;
 }

@@ -108,7 +108,8 @@ struct Schemas {
                        {"host_speed"},
                        {"rtt_probe"},
                        {"latency_only_below"},
-                       {"uncontended_below"}}};
+                       {"uncontended_below"},
+                       {"slow_start"}}};
   TableSchema level{"network.tree.levels[]",
                     {{"fanout"}, {"uplink_bandwidth"}, {"uplink_latency"}}};
   TableSchema tree{"[network.tree]",

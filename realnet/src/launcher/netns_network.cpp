@@ -245,7 +245,34 @@ NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& pref
     plan = plan_switched(scenario, prefix, calibration);
   }
   plan.latency_scale = calibration.latency_scale;
+  pin_congestion_control(plan);
   return plan;
+}
+
+void pin_congestion_control(NetnsPlan& plan) {
+  const std::string setting = std::string("net.ipv4.tcp_congestion_control=") + kEmulatedCongestion;
+  std::vector<std::string> daemon_ns = plan.host_ns;
+  daemon_ns.push_back(plan.rendezvous_ns);
+  for (const NetnsPlan::RelayHost& relay : plan.relay_hosts) daemon_ns.push_back(relay.ns);
+  std::sort(daemon_ns.begin(), daemon_ns.end());
+  daemon_ns.erase(std::unique(daemon_ns.begin(), daemon_ns.end()), daemon_ns.end());
+  for (const std::string& ns : daemon_ns) {
+    if (ns.empty()) continue;
+    std::vector<std::string>* sysctl = nullptr;
+    bool pinned = false;
+    for (auto& [where, argv] : plan.ns_exec) {
+      if (where != ns || argv.empty() || argv[0] != "sysctl") continue;
+      sysctl = &argv;
+      for (const std::string& word : argv)
+        pinned = pinned || word.rfind("net.ipv4.tcp_congestion_control=", 0) == 0;
+    }
+    if (pinned) continue;
+    // One process per namespace: added to the host's sysctl command where it has one.
+    if (sysctl != nullptr)
+      sysctl->push_back(setting);
+    else
+      plan.ns_exec.push_back({ns, {"sysctl", "-q", "-w", setting}});
+  }
 }
 
 std::vector<std::string> delay_line_args(const NetnsPlan& plan) {

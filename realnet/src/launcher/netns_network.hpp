@@ -38,8 +38,8 @@ struct NetnsPlan {
   std::vector<std::string> root_batch;                       // `ip -b -`: namespaces and veth pairs
   std::map<std::string, std::vector<std::string>> ns_batch;  // `ip -n NS -b -` per namespace
   std::map<std::string, std::vector<std::string>> tc_batch;  // `tc -n NS -b -` per namespace
-  // WAN scenarios: commands run as `ip netns exec NS argv...` after the batches (sysctls,
-  // iptables), in order; the cluster of every host ("" without clusters).
+  // Commands run as `ip netns exec NS argv...` after the batches (sysctls, iptables), in
+  // order; the cluster of every host ("" without clusters).
   std::vector<std::pair<std::string, std::vector<std::string>>> ns_exec;
   std::vector<std::string> host_site;
   std::string rendezvous_site;
@@ -69,6 +69,15 @@ double resolve_latency_scale(const scenario::Scenario& scenario, double requeste
 
 NetnsPlan plan_netns(const scenario::Scenario& scenario, const std::string& prefix,
                      const NetnsCalibration& calibration);
+
+// The congestion control of every namespace a daemon runs in (hosts, the rendezvous, relays),
+// whatever the machine's default: a new namespace inherits the host's (BBR on some machines,
+// whose pacing from an app-limited bandwidth estimate makes each message of a ping-pong cost
+// about one round trip more: docs/realnet.md, "TCP in the namespaces"). Reno, as the site WANs
+// already had: a namespace may only take one of the host's allowed algorithms, and Reno is
+// always allowed (CUBIC, ns-3's default, is not on every machine). plan_netns calls it.
+inline constexpr const char* kEmulatedCongestion = "reno";
+void pin_congestion_control(NetnsPlan& plan);
 
 // `tsunagi-delayline` arguments for the plan's delay links.
 std::vector<std::string> delay_line_args(const NetnsPlan& plan);

@@ -225,10 +225,25 @@ void ProcessActor::pump(ConnId id, Conn& conn) {
   }
   conn.sending = true;
   const auto buffer = send_buffers_.find(id);
-  const double rate =
+  double rate =
       world_.stream_rate(index_, conn.peer, buffer == send_buffers_.end() ? 0 : buffer->second,
                          world_.recv_buffer(conn.peer, conn.peer_conn));
+  if (world_.slow_start() && message->kind == MessageKind::Stream)
+    rate = with_slow_start(conn, size, rate);
   put(conn.peer, message, size, Watch{message->kind, conn.peer, id}, rate);
+}
+
+// The window's round trips as a lower rate cap: alone on its route the message then arrives as
+// late as the rounds make it; shared, it gets the lower of its share and that cap.
+double ProcessActor::with_slow_start(Conn& conn, std::uint64_t bytes, double rate) {
+  if (bytes <= conn.window && bytes * 2 < conn.window) return rate;  // nothing waits or grows
+  const double bottleneck = world_.route_bottleneck(index_, conn.peer);
+  const double link_rate = rate > 0 ? std::min(rate, bottleneck) : bottleneck;
+  const SlowStartCost cost =
+      slow_start_cost(conn.window, bytes, world_.route_rtt(index_, conn.peer, 0), link_rate);
+  conn.window = cost.window;
+  const double cap = slow_start_rate(bytes, link_rate, cost.waiting);
+  return cap > 0 ? cap : rate;
 }
 
 void ProcessActor::on_stream_put_done(const Watch& what) {

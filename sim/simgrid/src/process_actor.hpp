@@ -25,6 +25,7 @@
 #include "completions.hpp"
 #include "message.hpp"
 #include "send_handles.hpp"
+#include "slow_start.hpp"
 #include "tsunagi/runner/driver/driven_process.hpp"
 #include "world.hpp"
 
@@ -91,6 +92,7 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
     std::uint64_t attempt = 0;  // which connect this is, so a stale time-out is recognised
     int syn_retries = 0;        // WAN: SYNs retransmitted so far (rate-limited routers)
     std::vector<Frame> queue;   // frames waiting for the message in flight
+    std::uint64_t window = kInitialWindowBytes;  // our congestion window (simgrid.slow_start)
   };
 
   // ------------------------------------------------ RTT probes (actor_probes.cpp)
@@ -130,6 +132,8 @@ class ProcessActor : public runner::DrivenProcess<ProcessActor> {
   // actor_streams.cpp
   void close_all();
   void pump(ConnId id, Conn& conn);
+  // The stream's rate cap with the connection's slow start paid (simgrid.slow_start).
+  double with_slow_start(Conn& conn, std::uint64_t bytes, double rate);
   void on_stream_put_done(const Watch& watch);
   void on_syn_put_done(const Watch& watch);
   void on_syn_give_up(ConnId id, std::uint64_t attempt);

@@ -31,6 +31,7 @@ World::World(const scenario::Scenario& scenario, runner::RunObserver& observer,
       network_(scenario.network),
       small_messages_(scenario.simgrid) {
   route_probes_ = scenario.simgrid.rtt_probe == "route";
+  slow_start_ = scenario.simgrid.slow_start;
   latency_only_below_ = scenario.simgrid.latency_only_below;
   loopback_bandwidth_ = scenario.network.loopback_bandwidth;
   loopback_latency_ = scenario.network.loopback_latency;
@@ -90,20 +91,29 @@ runner::RunSummary World::finish(TimeNs clock) {
   return table_.finish(clock);
 }
 
-TimeNs World::route_rtt(int from, int to, std::uint32_t bytes) const {
+World::RouteFigures World::route_figures(int from, int to) const {
   sg4::Host* a = slots_[static_cast<std::size_t>(from)].host;
   sg4::Host* b = slots_[static_cast<std::size_t>(to)].host;
-  double latency = to_seconds(loopback_latency_);
-  double bottleneck = loopback_bandwidth_;
+  RouteFigures route{to_seconds(loopback_latency_), loopback_bandwidth_};
   if (a != b) {
     std::vector<sg4::Link*> links;
-    latency = 0;
-    a->route_to(b, links, &latency);
-    bottleneck = std::numeric_limits<double>::infinity();
-    for (const sg4::Link* link : links) bottleneck = std::min(bottleneck, link->get_bandwidth());
+    route.latency_s = 0;
+    a->route_to(b, links, &route.latency_s);
+    route.bottleneck = std::numeric_limits<double>::infinity();
+    for (const sg4::Link* link : links)
+      route.bottleneck = std::min(route.bottleneck, link->get_bandwidth());
   }
-  const double one_way = latency + static_cast<double>(bytes) / bottleneck;
+  return route;
+}
+
+TimeNs World::route_rtt(int from, int to, std::uint32_t bytes) const {
+  const RouteFigures route = route_figures(from, to);
+  const double one_way = route.latency_s + static_cast<double>(bytes) / route.bottleneck;
   return 2 * to_ns(one_way);
+}
+
+double World::route_bottleneck(int from, int to) const {
+  return route_figures(from, to).bottleneck;
 }
 
 }  // namespace tsunagi::sim::simgrid

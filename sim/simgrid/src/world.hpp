@@ -72,6 +72,8 @@ class World {
   Completions& completions() { return *completions_; }
 
   bool route_probes() const { return route_probes_; }
+  // `simgrid.slow_start`: stream messages pay their connection's slow start (slow_start.hpp).
+  bool slow_start() const { return slow_start_; }
   // The size SimGrid is told for a message of `bytes` (see SimgridConfig::latency_only_below).
   std::uint64_t modelled_size(std::uint64_t bytes) const {
     return bytes < latency_only_below_ ? 0 : bytes;
@@ -82,6 +84,8 @@ class World {
   // Round trip of `bytes` each way between two processes' hosts, uncontended, read off the
   // platform's route (the flow model's answer for an idle network).
   TimeNs route_rtt(int from, int to, std::uint32_t bytes) const;
+  // The route's slowest link (bytes/s), read off the platform like route_rtt.
+  double route_bottleneck(int from, int to) const;
   // TCP windows (world_windows.cpp, issue 15): the rate a stream from process `from` to `to`
   // may reach with these buffers (0 = the site stack's default), 0 when nothing bounds it.
   double stream_rate(int from, int to, std::uint64_t send_buffer, std::uint64_t recv_buffer) const;
@@ -97,6 +101,11 @@ class World {
   void add_process(runner::ProcessRow row, sg4::Host* host, scenario::Place place);
   void add_relays(const scenario::Scenario& scenario, const Platform& platform);
   std::string site_of(int cluster) const;
+  struct RouteFigures {
+    double latency_s = 0;   // one way
+    double bottleneck = 0;  // bytes/s
+  };
+  RouteFigures route_figures(int from, int to) const;
 
   runner::ProcessTable table_;
   std::vector<ActorSlot> slots_;  // parallel to the table's rows
@@ -107,6 +116,7 @@ class World {
   std::unique_ptr<Completions> completions_;
   std::map<std::pair<int, ConnId>, std::uint64_t> recv_buffers_;
   bool route_probes_ = false;
+  bool slow_start_ = false;
   std::uint64_t latency_only_below_ = 0;
   SmallMessages small_messages_;
   double loopback_bandwidth_ = 0;

@@ -164,6 +164,11 @@ struct SimgridConfig {
   // transmission time is kept, their contention with other traffic is not. 0 = off. Other
   // network models leave them to SimGrid (docs/simgrid.md, "Small messages").
   std::uint64_t uncontended_below = 1024;
+  // TCP slow start on the flow model: a fresh connection's window starts at ten segments and
+  // doubles per round trip, and a stream message waits the round trips its window costs it
+  // (as ns-3 and the kernel do). Off by default: SimGrid's flows run at their share from the
+  // first byte, which suits interconnects without TCP (Dragonfly, SMPI baselines). docs/simgrid.md.
+  bool slow_start = false;
 };
 
 // A fault injected by the backend: the process labelled `kill` ("r<rank>", "rendezvous" or a
