@@ -18,8 +18,8 @@ namespace {
 const std::string kSetting = "net.ipv4.tcp_congestion_control=reno";
 
 rn::NetnsPlan plan_of(const std::string& relative) {
-  const scenario::Scenario s = scenario::load_scenario_file(
-      std::string(TSUNAGI_SOURCE_DIR) + "/scenarios/" + relative, {});
+  const scenario::Scenario s =
+      scenario::load_scenario_file(std::string(TSUNAGI_SOURCE_DIR) + "/scenarios/" + relative, {});
   return rn::plan_netns(s, "tsg1-", {rn::kAutoLatencyScale, 1000, 0});
 }
 
@@ -47,10 +47,10 @@ std::set<std::string> daemon_namespaces(const rn::NetnsPlan& plan) {
 }  // namespace
 
 TEST_CASE("every daemon namespace runs Reno, set once", "[netns][tcp]") {
-  const std::string scenario = GENERATE(as<std::string>{}, "teaching/two-switches.toml",
-                                        "teaching/dragonfly-16.toml", "papers/lmmc-2node.toml",
-                                        "teaching/long-fat-pair.toml", "papers/ssock-11-small.toml",
-                                        "papers/supersinet-4.toml");
+  const std::string scenario =
+      GENERATE(as<std::string>{}, "teaching/two-switches.toml", "teaching/dragonfly-16.toml",
+               "papers/lmmc-2node.toml", "teaching/long-fat-pair.toml",
+               "papers/ssock-11-small.toml", "papers/supersinet-4.toml");
   INFO(scenario);
   const rn::NetnsPlan plan = plan_of(scenario);
   const std::set<std::string> daemons = daemon_namespaces(plan);

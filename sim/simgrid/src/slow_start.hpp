@@ -24,8 +24,8 @@ inline constexpr std::uint64_t kInitialWindowBytes = 10 * 1448;
 inline constexpr std::uint64_t kWindowCeilingBytes = std::uint64_t{1} << 40;
 
 struct SlowStartCost {
-  TimeNs waiting = 0;          // round trips spent waiting for ACKs, in ns
-  std::uint64_t window = 0;    // the connection's window after the message
+  TimeNs waiting = 0;        // round trips spent waiting for ACKs, in ns
+  std::uint64_t window = 0;  // the connection's window after the message
 };
 
 // A message of `bytes` on a connection whose window is `window`, on a route with round trip
