@@ -28,11 +28,14 @@ trap cluster_cleanup EXIT
 # emulate SCENARIO [args]: builds the network, waits for "ready"; the map is $WORK/map:
 #   tsunagi-emulate rendezvous NS IP / host I NAME NS IP / rank R NS IP
 emulate() {
+  # A map left by an earlier call says "ready" too: gone first, or the loop below could read it
+  # before the new process's redirection truncates it (and name namespaces already torn down).
+  rm -f "$WORK/map"
   "$REALNET_BIN/tsunagi-emulate" "$@" --work "$WORK/net" --realnet-bin "$REALNET_BIN" \
     > "$WORK/map" 2> "$WORK/emulate.log" &
   EMULATE_PID=$!
   for _ in $(seq 300); do
-    grep -q "^tsunagi-emulate ready" "$WORK/map" && return 0
+    grep -qs "^tsunagi-emulate ready" "$WORK/map" && return 0
     kill -0 "$EMULATE_PID" 2>/dev/null || break
     sleep 0.1
   done
