@@ -87,6 +87,17 @@ SimgridConfig read_simgrid(const Section& root) {
   return out;
 }
 
+Ns3Config read_ns3(const Section& root) {
+  Ns3Config out;
+  if (auto s = root.sub("ns3")) {
+    out.rtt_probe = s->string("rtt_probe", out.rtt_probe);
+    if (out.rtt_probe != "packets" && out.rtt_probe != "route")
+      s->fail("rtt_probe",
+              "unknown probe mode \"" + out.rtt_probe + "\" — use \"packets\" or \"route\"");
+  }
+  return out;
+}
+
 // The name becomes a directory (out/<name>) when --out is not given, so it must be one plain
 // path component: no separators (an absolute or ../.. name would write outside out/), not "."
 // or "..", no control characters. Refused, not sanitised: a changed name would surprise.
@@ -121,7 +132,14 @@ Scenario read_scenario(const toml::table& document, const std::string& file, Err
   errors.part([&] { out.placement = read_placement(root); });
   errors.part([&] { out.protocol = read_protocol(root); });
   errors.part([&] { out.simgrid = read_simgrid(root); });
+  errors.part([&] { out.ns3 = read_ns3(root); });
   if (!errors.empty()) return out;
+  const bool shared_segment =
+      out.network.serial && out.network.serial->medium == SerialMedium::Shared;
+  if (out.ns3.rtt_probe == "route" && (!out.network.clusters.empty() || shared_segment))
+    root.sub("ns3")->fail("rtt_probe",
+                          "rtt_probe = \"route\" reads switch trees, Dragonflies and serial links "
+                          "only — use \"packets\" for WAN clusters and a shared segment");
   check_placement(root, out);
   out.protocol.processes = process_count(out);
   out.protocol.seed = out.seed;

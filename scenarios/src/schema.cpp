@@ -110,6 +110,7 @@ struct Schemas {
                        {"latency_only_below"},
                        {"uncontended_below"},
                        {"slow_start"}}};
+  TableSchema ns3{"[ns3]", {{"rtt_probe"}}};
   TableSchema level{"network.tree.levels[]",
                     {{"fanout"}, {"uplink_bandwidth"}, {"uplink_latency"}}};
   TableSchema tree{"[network.tree]",
@@ -228,6 +229,7 @@ struct Schemas {
                     {"protocol", K::Table, &protocol},
                     {"workload", K::Table, &workload},
                     {"simgrid", K::Table, &simgrid},
+                    {"ns3", K::Table, &ns3},
                     {"faults", K::TableArray, &fault}}};
 };
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "ns3_support.hpp"
+#include "tsunagi/scenarios/loader.hpp"
 
 using namespace tsunagi;
 using ns3test::us;
@@ -50,6 +51,62 @@ TEST_CASE(
   // The target's core never saw the pings: its adapter echoed them.
   for (const Input& input : run.inputs[3])
     CHECK(!std::holds_alternative<ReceivedInput>(input.event));
+}
+
+TEST_CASE(
+    "ns3 RTT read off the route: exact while a bulk transfer fills the path; a gone "
+    "target answers nothing") {
+  scenario::Scenario s = ns3test::three_level_scenario();
+  s.ns3.rtt_probe = "route";
+  ns3test::Run run;
+  const Endpoint far = sim::ns3::endpoint_of(s, 3);
+  const Endpoint gone = sim::ns3::endpoint_of(s, 2);  // no script: exits at once
+  int answers = 0;
+  run.scripts[1] = [&](ns3test::Scripted& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) {
+      self.command(ProbeThroughputCmd{1, far, 2'000'000});  // queues on every link of the route
+      self.command(ArmTimerCmd{1, 5'000'000});
+    }
+    if (std::holds_alternative<TimerFiredInput>(input.event)) {
+      self.command(ProbeRttCmd{10, far, 64, kNsPerSec});
+      self.command(ProbeRttCmd{11, gone, 64, kNsPerSec});
+    }
+    if (std::holds_alternative<RttMeasuredInput>(input.event) && ++answers == 2)
+      self.command(ExitCmd{true, ""});
+  };
+  run.scripts[3] = [](ns3test::Scripted& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) self.command(ArmTimerCmd{1, 50'000'000});
+    if (std::holds_alternative<TimerFiredInput>(input.event)) self.command(ExitCmd{true, ""});
+  };
+  run.run(s);
+
+  const auto measured = run.of<RttMeasuredInput>(1);
+  REQUIRE(measured.size() == 2);
+  // 2 x (55 us + 64 B at 125 MB/s): the uncontended figure, though the transfer still runs.
+  CHECK(measured[0].second.probe == 10);
+  CHECK(measured[0].second.ok);
+  CHECK(measured[0].second.rtt == 111'024);
+  CHECK(measured[0].first == 5'000'000 + 111'024);
+  CHECK(measured[1].second.probe == 11);
+  CHECK(!measured[1].second.ok);
+  CHECK(measured[1].first == 5'000'000 + kNsPerSec);
+}
+
+TEST_CASE("ns3 rtt_probe = \"route\" is refused with WAN clusters", "[ns3]") {
+  CHECK_THROWS_WITH(scenario::load_scenario_string(R"(name = "w"
+[[network.cluster]]
+name = "a"
+hosts = 2
+[[network.cluster]]
+name = "b"
+hosts = 2
+[network.wan]
+rendezvous = "a"
+[ns3]
+rtt_probe = "route"
+)",
+                                                   "w.toml"),
+                    Catch::Contains("w.toml:11") && Catch::Contains("use \"packets\""));
 }
 
 TEST_CASE("ns3 throughput probe: bulk TCP at the bottleneck; two over one uplink share it") {

@@ -122,7 +122,8 @@ class ProcessHost : public runner::DrivenProcess<ProcessHost> {
   // ------------------------------------------------ probes (host_probes.cpp)
  public:
   void start_rtt_probe(const ProbeRttCmd& cmd);
-  void abandon_rtt_probe(std::uint64_t id);  // its deadline passed (the driver's)
+  void abandon_rtt_probe(std::uint64_t id);          // its deadline passed (the driver's)
+  void on_route_echo(std::uint64_t id, TimeNs rtt);  // [ns3] rtt_probe = "route"
   void start_throughput_probe(const ProbeThroughputCmd& cmd);
 
  private:

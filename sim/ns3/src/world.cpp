@@ -53,6 +53,21 @@ World::World(const Ns3Spec& spec, runner::RunObserver& observer, const Topology&
   }
   for (const Ns3Cluster& cluster : spec.clusters) site_tcp_.push_back(cluster.tcp);
   table_.plan_kills(spec.faults);
+  for (std::size_t r = 0; r < host_of.size(); ++r) {
+    slots_[r].host = host_of[r];
+    slots_[r].switch_index = spec.hosts[static_cast<std::size_t>(host_of[r])].switch_index;
+  }
+  if (spec.route_probes) routes_ = switch_routes(spec);
+}
+
+TimeNs World::route_rtt(int from, int to, std::uint32_t bytes) const {
+  if (routes_.empty()) return -1;
+  const NodeSlot& a = slots_[static_cast<std::size_t>(from)];
+  const NodeSlot& b = slots_[static_cast<std::size_t>(to)];
+  if (a.host < 0 || b.host < 0 || a.host == b.host) return -1;
+  return route_round_trip(
+      routes_[static_cast<std::size_t>(a.switch_index)][static_cast<std::size_t>(b.switch_index)],
+      bytes);
 }
 
 // The endpoint is "<address>:<port>", the port kFirstPort + the process's slot on its node.

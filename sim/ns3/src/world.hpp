@@ -10,6 +10,7 @@
 #include <ns3/node.h>
 #include <ns3/ptr.h>
 
+#include "route_probes.hpp"
 #include "topology.hpp"
 #include "tsunagi/runner/driver/process_table.hpp"
 
@@ -24,6 +25,8 @@ struct NodeSlot {
   std::uint16_t port = 0;
   ProcessHost* process = nullptr;  // while its host object lives
   int cluster = -1;                // its site (index into the spec's clusters), -1 without
+  int host = -1;                   // a rank's host (index into the spec's hosts), -1 otherwise
+  int switch_index = -1;           // and that host's switch
 };
 
 class World {
@@ -45,6 +48,11 @@ class World {
   // The cluster of the process at `address`, -1 when none.
   int cluster_at(::ns3::Ipv4Address address) const;
 
+  // [ns3] rtt_probe = "route": the round trip of a probe of `bytes` from process `from` to `to`
+  // read off the route, or -1 when it must be measured (packet probes, or not two ranks of two
+  // hosts: a process's own host and the rendezvous or relays are measured).
+  TimeNs route_rtt(int from, int to, std::uint32_t bytes) const;
+
   // Records an exit; when everyone has exited, the simulation stops (the rendezvous releases
   // everyone at the end of the run, so nobody waits for a backend).
   void on_exited();
@@ -53,8 +61,9 @@ class World {
   void add_process(runner::ProcessRow row, const TopologyHost& host, int slot, int cluster);
 
   runner::ProcessTable table_;
-  std::vector<NodeSlot> slots_;       // parallel to the table's rows
-  std::vector<Ns3SiteTcp> site_tcp_;  // by cluster
+  std::vector<NodeSlot> slots_;                // parallel to the table's rows
+  std::vector<Ns3SiteTcp> site_tcp_;           // by cluster
+  std::vector<std::vector<Ns3Route>> routes_;  // by switch pair; empty: packet probes
 };
 
 }  // namespace tsunagi::sim::ns3

@@ -171,6 +171,14 @@ struct SimgridConfig {
   bool slow_start = false;
 };
 
+struct Ns3Config {
+  // "packets": every RTT probe is a UDP echo through the simulated network (queues, contention).
+  // "route": a probe between ranks of two hosts is read off the route, 2 x (latency + bytes /
+  // slowest link), as SimGrid's rtt_probe = "route", for networks whose inferred groups rest on
+  // exact ties (docs/ns3.md, "RTT probes"). Switch trees and Dragonflies only.
+  std::string rtt_probe = "packets";
+};
+
 // A fault injected by the backend: the process labelled `kill` ("r<rank>", "rendezvous" or a
 // relay host such as "chiba-relay0") dies at time `at`; its connections close for the peers.
 struct FaultSpec {
@@ -188,6 +196,7 @@ struct Scenario {
   Placement placement;
   ProtocolConfig protocol;  // protocol.processes and protocol.seed are filled by the loader
   SimgridConfig simgrid;
+  Ns3Config ns3;
   std::vector<FaultSpec> faults;  // in file order
 };
 

@@ -118,6 +118,9 @@ struct Ns3Spec {
   // indices), carrying both access links' and the backbone's latency. Empty: the star core only.
   std::vector<Ns3SwitchLink> site_links;
   std::vector<runner::PlannedKill> faults;  // [[faults]]
+  // [ns3] rtt_probe = "route": RTT probes between ranks of two hosts are read off the routes
+  // (route_probes.hpp) instead of sent as packets.
+  bool route_probes = false;
   std::uint64_t seed = 1;
   ProtocolConfig protocol;  // processes filled in
   Ns3Options options;
