@@ -2,9 +2,7 @@
 #include "route_probes.hpp"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
-#include <utility>
 
 namespace tsunagi::sim::ns3 {
 namespace {
@@ -14,18 +12,41 @@ void add(Ns3Route& route, TimeNs latency, double bandwidth) {
   route.bandwidth = route.bandwidth > 0 ? std::min(route.bandwidth, bandwidth) : bandwidth;
 }
 
-int depth_of(const Ns3Spec& spec, int s) {
-  int depth = 0;
-  for (; spec.switches[static_cast<std::size_t>(s)].parent >= 0;
-       s = spec.switches[static_cast<std::size_t>(s)].parent)
-    ++depth;
-  return depth;
+}  // namespace
+
+RouteTable::RouteTable(const Ns3Spec& spec) : switches_(spec.switches), next_(spec.mesh.next) {
+  if (!spec.clusters.empty() || spec.shared_segment)
+    throw std::invalid_argument(
+        "[ns3] rtt_probe = \"route\" reads switch trees and meshes only; WAN clusters and a "
+        "shared segment take rtt_probe = \"packets\"");
+  for (const Ns3SwitchLink& link : spec.mesh.links)
+    links_[std::minmax(link.a, link.b)] = Ns3Route{link.latency, link.bandwidth};
 }
 
-void add_tree_links(const Ns3Spec& spec, int a, int b, Ns3Route& route) {
-  int da = depth_of(spec, a), db = depth_of(spec, b);
+Ns3Route RouteTable::route(int a, int b) const {
+  Ns3Route route;
+  const Ns3Switch& from = switches_.at(static_cast<std::size_t>(a));
+  const Ns3Switch& to = switches_.at(static_cast<std::size_t>(b));
+  add(route, from.host_latency, from.host_bandwidth);
+  add(route, to.host_latency, to.host_bandwidth);
+  if (next_.empty())
+    add_tree_links(a, b, route);
+  else
+    add_mesh_links(a, b, route);
+  return route;
+}
+
+void RouteTable::add_tree_links(int a, int b, Ns3Route& route) const {
+  const auto depth_of = [this](int s) {
+    int depth = 0;
+    for (; switches_[static_cast<std::size_t>(s)].parent >= 0;
+         s = switches_[static_cast<std::size_t>(s)].parent)
+      ++depth;
+    return depth;
+  };
+  int da = depth_of(a), db = depth_of(b);
   const auto climb = [&](int& s, int& depth) {
-    const Ns3Switch& sw = spec.switches[static_cast<std::size_t>(s)];
+    const Ns3Switch& sw = switches_[static_cast<std::size_t>(s)];
     add(route, sw.uplink_latency, sw.uplink_bandwidth);
     s = sw.parent;
     --depth;
@@ -39,42 +60,15 @@ void add_tree_links(const Ns3Spec& spec, int a, int b, Ns3Route& route) {
   }
 }
 
-void add_mesh_links(const Ns3Spec& spec, const std::map<std::pair<int, int>, Ns3Route>& links,
-                    int a, int b, Ns3Route& route) {
-  for (int hops = 0; a != b; ++hops) {
-    const int next = spec.mesh.next[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
-    const auto link = links.find(std::minmax(a, next));
-    if (next < 0 || link == links.end() || hops > static_cast<int>(spec.switches.size()))
+void RouteTable::add_mesh_links(int a, int b, Ns3Route& route) const {
+  for (std::size_t hops = 0; a != b; ++hops) {
+    const int next = next_[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
+    const auto link = links_.find(std::minmax(a, next));
+    if (next < 0 || link == links_.end() || hops > switches_.size())
       throw std::invalid_argument("ns3 route probes: the mesh has no route between two switches");
     add(route, link->second.latency, link->second.bandwidth);
     a = next;
   }
-}
-
-}  // namespace
-
-std::vector<std::vector<Ns3Route>> switch_routes(const Ns3Spec& spec) {
-  if (!spec.clusters.empty() || spec.shared_segment)
-    throw std::invalid_argument(
-        "[ns3] rtt_probe = \"route\" reads switch trees and meshes only; WAN clusters and a "
-        "shared segment take rtt_probe = \"packets\"");
-  std::map<std::pair<int, int>, Ns3Route> links;
-  for (const Ns3SwitchLink& link : spec.mesh.links)
-    links[std::minmax(link.a, link.b)] = Ns3Route{link.latency, link.bandwidth};
-  const std::size_t n = spec.switches.size();
-  std::vector<std::vector<Ns3Route>> routes(n, std::vector<Ns3Route>(n));
-  for (std::size_t a = 0; a < n; ++a) {
-    for (std::size_t b = 0; b < n; ++b) {
-      Ns3Route& route = routes[a][b];
-      add(route, spec.switches[a].host_latency, spec.switches[a].host_bandwidth);
-      add(route, spec.switches[b].host_latency, spec.switches[b].host_bandwidth);
-      if (spec.mesh.empty())
-        add_tree_links(spec, static_cast<int>(a), static_cast<int>(b), route);
-      else
-        add_mesh_links(spec, links, static_cast<int>(a), static_cast<int>(b), route);
-    }
-  }
-  return routes;
 }
 
 TimeNs route_round_trip(const Ns3Route& route, std::uint32_t bytes) {

@@ -57,17 +57,15 @@ World::World(const Ns3Spec& spec, runner::RunObserver& observer, const Topology&
     slots_[r].host = host_of[r];
     slots_[r].switch_index = spec.hosts[static_cast<std::size_t>(host_of[r])].switch_index;
   }
-  if (spec.route_probes) routes_ = switch_routes(spec);
+  if (spec.route_probes) routes_.emplace(spec);
 }
 
 TimeNs World::route_rtt(int from, int to, std::uint32_t bytes) const {
-  if (routes_.empty()) return -1;
+  if (!routes_) return -1;
   const NodeSlot& a = slots_[static_cast<std::size_t>(from)];
   const NodeSlot& b = slots_[static_cast<std::size_t>(to)];
   if (a.host < 0 || b.host < 0 || a.host == b.host) return -1;
-  return route_round_trip(
-      routes_[static_cast<std::size_t>(a.switch_index)][static_cast<std::size_t>(b.switch_index)],
-      bytes);
+  return route_round_trip(routes_->route(a.switch_index, b.switch_index), bytes);
 }
 
 // The endpoint is "<address>:<port>", the port kFirstPort + the process's slot on its node.

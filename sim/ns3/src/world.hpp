@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <ns3/ipv4-address.h>
@@ -61,9 +62,9 @@ class World {
   void add_process(runner::ProcessRow row, const TopologyHost& host, int slot, int cluster);
 
   runner::ProcessTable table_;
-  std::vector<NodeSlot> slots_;                // parallel to the table's rows
-  std::vector<Ns3SiteTcp> site_tcp_;           // by cluster
-  std::vector<std::vector<Ns3Route>> routes_;  // by switch pair; empty: packet probes
+  std::vector<NodeSlot> slots_;       // parallel to the table's rows
+  std::vector<Ns3SiteTcp> site_tcp_;  // by cluster
+  std::optional<RouteTable> routes_;  // [ns3] rtt_probe = "route"; none: packet probes
 };
 
 }  // namespace tsunagi::sim::ns3
