@@ -46,7 +46,7 @@ scenario::Scenario two_switches() {
 
 }  // namespace
 
-TEST_CASE("host files: names, slots, comments; bad lines name FILE:LINE", "[cluster]") {
+TEST_CASE("host files: names, slots, comments, bad lines name FILE:LINE", "[cluster]") {
   TempDir dir;
   const auto good =
       dir.write("good", "# cluster\n\nalpha slots=3  # three\nbeta\ngamma max_slots=9 slots=2\n");
@@ -270,7 +270,7 @@ TEST_CASE("Slurm: every job draws a fresh secret unless the user names one", "[c
   CHECK(read_text(options.secret_file) == earlier + "\n");
 }
 
-TEST_CASE("run.json round trip; absent ranks take their place in the records", "[cluster]") {
+TEST_CASE("run.json round trip, absent ranks take their place in the records", "[cluster]") {
   TempDir dir;
   rn::RunManifest m;
   m.scenario = "/x/s.toml";

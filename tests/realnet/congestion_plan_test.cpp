@@ -70,7 +70,7 @@ TEST_CASE("every daemon namespace runs Reno, set once", "[netns][tcp]") {
   }
 }
 
-TEST_CASE("pinning twice adds nothing; a host's one sysctl process carries it", "[netns][tcp]") {
+TEST_CASE("pinning twice adds nothing, a host's one sysctl process carries it", "[netns][tcp]") {
   rn::NetnsPlan plan = plan_of("teaching/two-switches.toml");
   const auto before = plan.ns_exec;
   rn::pin_congestion_control(plan);

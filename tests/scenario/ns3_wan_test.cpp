@@ -158,7 +158,7 @@ TEST_CASE("ns3 wan: the router's token bucket drops SYNs beyond the connect rate
   CHECK(count_of(run.observer, "wan.syns_rate_limited") == 4);  // 2 SYNs dropped twice each
 }
 
-TEST_CASE("ns3 wan: relays run on their hosts with their site; a NAT gateway is reachable") {
+TEST_CASE("ns3 wan: relays run on their hosts with their site, a NAT gateway is reachable") {
   using P = scenario::ClusterPolicy;
   scenario::Scenario s;
   auto nat = cluster("nat", P::Nat);

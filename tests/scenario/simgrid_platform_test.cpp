@@ -190,7 +190,7 @@ TEST_CASE("platform: 10000 hosts on 201 switches route correctly") {
   CHECK(route(p.hosts[0], p.hosts[49]).links.size() == 2);
 }
 
-TEST_CASE("platform: clusters reach each other through both WAN links; relays on the root") {
+TEST_CASE("platform: clusters reach each other through both WAN links, relays on the root") {
   test::EngineHolder engine;
   const scenario::Scenario s = scenario::load_scenario_string(R"(name = "wan"
 [network.wan]

@@ -108,7 +108,7 @@ TEST_CASE("delta-coded values round-trip any list, extremes and wrap-arounds inc
   }
 }
 
-TEST_CASE("a row of equal RTTs costs a byte each; noisy microsecond RTTs at most three",
+TEST_CASE("a row of equal RTTs costs a byte each, noisy microsecond RTTs at most three",
           "[wire][compact]") {
   Writer flat;
   flat.u64_deltas(std::vector<std::uint64_t>(600, 47'000));

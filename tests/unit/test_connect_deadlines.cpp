@@ -13,7 +13,7 @@ using tsunagi::ConnId;
 using tsunagi::TimeNs;
 using tsunagi::wire::ConnectDeadlines;
 
-TEST_CASE("connect deadlines: a burst arms one timer; settled connects are forgotten") {
+TEST_CASE("connect deadlines: a burst arms one timer, settled connects are forgotten") {
   ConnectDeadlines deadlines;
   const std::optional<ArmTimerCmd> first = deadlines.add(1, 1000);
   REQUIRE(first);
@@ -31,7 +31,7 @@ TEST_CASE("connect deadlines: a burst arms one timer; settled connects are forgo
   CHECK_FALSE(next);  // nothing pending: nothing armed
 }
 
-TEST_CASE("connect deadlines: an earlier deadline re-arms; the superseded timer is ignored") {
+TEST_CASE("connect deadlines: an earlier deadline re-arms, the superseded timer is ignored") {
   ConnectDeadlines deadlines;
   const auto late = deadlines.add(1, 5000);
   const auto early = deadlines.add(2, 2000);  // a shorter timeout, or clock skew in tests

@@ -134,7 +134,7 @@ TEST_CASE("process table: rows in one order, endpoints unique, rendezvous told t
   CHECK_THROWS_AS(other.add({Role::Relay, kNoRank, "x", "rv:0", "x", ""}), std::logic_error);
 }
 
-TEST_CASE("process table: the first failure is the run's; finish fails who never exited") {
+TEST_CASE("process table: the first failure is the run's, finish fails who never exited") {
   LogObserver log;
   ProcessTable table = small_table(log);
   CHECK(table.record_exit(1, 50, ExitCmd{false, "lost"}));
@@ -219,7 +219,7 @@ TEST_CASE("driver: an exception in a command fails this process only, with the r
   CHECK(log.lines[log.lines.size() - 2] == "count inference.rtt_probes 1");
 }
 
-TEST_CASE("driver: after Ctrl-C each process stops at its next input; the run says when") {
+TEST_CASE("driver: after Ctrl-C each process stops at its next input, the run says when") {
   LogObserver log;
   ProcessTable table = small_table(log);
   int handled = 0;
@@ -256,7 +256,7 @@ TEST_CASE("driver: accepted connections are numbered 1, 2, ... with the accepted
   CHECK(driver.next_accepted_conn() == (kAcceptedConnBit | 2));
 }
 
-TEST_CASE("driver: one probe per id in flight; a probe of no bytes fails; ends count once") {
+TEST_CASE("driver: one probe per id in flight, a probe of no bytes fails, ends count once") {
   LogObserver log;
   ProcessTable table = small_table(log);
   auto core = std::make_unique<ScriptCore>();

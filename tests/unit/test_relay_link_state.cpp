@@ -32,7 +32,7 @@ TEST_CASE("paths use links both ends advertise, fewest hops") {
   CHECK(ls.path("imade", "chiba").empty());
 }
 
-TEST_CASE("equal-length paths: smallest labels win; a dead relay is routed around") {
+TEST_CASE("equal-length paths: smallest labels win, a dead relay is routed around") {
   LinkState ls;
   ls.accept({"a", 1, {"b", "c"}});
   ls.accept({"b", 1, {"a", "d"}});

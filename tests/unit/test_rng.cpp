@@ -45,7 +45,7 @@ TEST_CASE("splitmix64 and xoshiro256** give the reference values", "[rng]") {
   CHECK(tsunagi::mix64(2, 1) == 0xF2826F98653E9E57ULL);
 }
 
-TEST_CASE("same seed, same numbers; different seeds, different numbers", "[rng]") {
+TEST_CASE("same seed, same numbers, different seeds, different numbers", "[rng]") {
   Rng a(7), b(7), c(8);
   bool differs = false;
   for (int i = 0; i < 1000; ++i) {

@@ -91,7 +91,7 @@ TEST_CASE("the least recently inserted shortcut is evicted first", "[shortcut_ca
   CHECK(cache.size() == 3);
 }
 
-TEST_CASE("a send or receive saves a shortcut from eviction; find does not", "[shortcut_cache]") {
+TEST_CASE("a send or receive saves a shortcut from eviction, find does not", "[shortcut_cache]") {
   ShortcutCache cache(3);
   cache.insert(1, 11);
   cache.insert(2, 12);
