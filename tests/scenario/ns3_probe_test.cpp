@@ -14,6 +14,14 @@ namespace {
 // A 64 B UDP payload is a 94 B frame on a point-to-point link (8 UDP + 20 IP + 2 PPP):
 // 0.752 us at 125 MB/s per link. Rank 1 to rank 3: 4 links, 55 us of latency.
 constexpr double kRtt13 = 2 * (55.0 + 4 * 0.752);
+
+// A target that stays up (its adapter echoing pings) until `at`, then exits.
+ns3test::Script stay_until(TimeNs at) {
+  return [at](ns3test::Scripted& self, const Input& input) {
+    if (std::holds_alternative<StartedInput>(input.event)) self.command(ArmTimerCmd{1, at});
+    if (std::holds_alternative<TimerFiredInput>(input.event)) self.command(ExitCmd{true, ""});
+  };
+}
 }  // namespace
 
 TEST_CASE(
@@ -31,10 +39,7 @@ TEST_CASE(
     if (std::holds_alternative<RttMeasuredInput>(input.event) && ++answers == 2)
       self.command(ExitCmd{true, ""});
   };
-  run.scripts[3] = [](ns3test::Scripted& self, const Input& input) {
-    if (std::holds_alternative<StartedInput>(input.event)) self.command(ArmTimerCmd{1, 10'000'000});
-    if (std::holds_alternative<TimerFiredInput>(input.event)) self.command(ExitCmd{true, ""});
-  };
+  run.scripts[3] = stay_until(10'000'000);
   run.run(s);
 
   const auto measured = run.of<RttMeasuredInput>(1);
@@ -74,10 +79,7 @@ TEST_CASE(
     if (std::holds_alternative<RttMeasuredInput>(input.event) && ++answers == 2)
       self.command(ExitCmd{true, ""});
   };
-  run.scripts[3] = [](ns3test::Scripted& self, const Input& input) {
-    if (std::holds_alternative<StartedInput>(input.event)) self.command(ArmTimerCmd{1, 50'000'000});
-    if (std::holds_alternative<TimerFiredInput>(input.event)) self.command(ExitCmd{true, ""});
-  };
+  run.scripts[3] = stay_until(50'000'000);
   run.run(s);
 
   const auto measured = run.of<RttMeasuredInput>(1);

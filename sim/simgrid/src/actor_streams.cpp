@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "process_actor.hpp"
+#include "time_units.hpp"
 
 namespace tsunagi::sim::simgrid {
 
@@ -237,10 +238,11 @@ void ProcessActor::pump(ConnId id, Conn& conn) {
 // late as the rounds make it; shared, it gets the lower of its share and that cap.
 double ProcessActor::with_slow_start(Conn& conn, std::uint64_t bytes, double rate) {
   if (bytes <= conn.window && bytes * 2 < conn.window) return rate;  // nothing waits or grows
-  const double bottleneck = world_.route_bottleneck(index_, conn.peer);
-  const double link_rate = rate > 0 ? std::min(rate, bottleneck) : bottleneck;
+  // One route lookup: its round trip without payload and its slowest link.
+  const World::RouteFigures route = world_.route_figures(index_, conn.peer);
+  const double link_rate = rate > 0 ? std::min(rate, route.bottleneck) : route.bottleneck;
   const SlowStartCost cost =
-      slow_start_cost(conn.window, bytes, world_.route_rtt(index_, conn.peer, 0), link_rate);
+      slow_start_cost(conn.window, bytes, 2 * to_ns(route.latency_s), link_rate);
   conn.window = cost.window;
   const double cap = slow_start_rate(bytes, link_rate, cost.waiting);
   return cap > 0 ? cap : rate;

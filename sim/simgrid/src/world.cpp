@@ -112,8 +112,4 @@ TimeNs World::route_rtt(int from, int to, std::uint32_t bytes) const {
   return 2 * to_ns(one_way);
 }
 
-double World::route_bottleneck(int from, int to) const {
-  return route_figures(from, to).bottleneck;
-}
-
 }  // namespace tsunagi::sim::simgrid

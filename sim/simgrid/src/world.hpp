@@ -84,8 +84,12 @@ class World {
   // Round trip of `bytes` each way between two processes' hosts, uncontended, read off the
   // platform's route (the flow model's answer for an idle network).
   TimeNs route_rtt(int from, int to, std::uint32_t bytes) const;
-  // The route's slowest link (bytes/s), read off the platform like route_rtt.
-  double route_bottleneck(int from, int to) const;
+  // The route's one-way latency and slowest link, read off the platform (route_rtt's figures).
+  struct RouteFigures {
+    double latency_s = 0;   // one way
+    double bottleneck = 0;  // bytes/s
+  };
+  RouteFigures route_figures(int from, int to) const;
   // TCP windows (world_windows.cpp, issue 15): the rate a stream from process `from` to `to`
   // may reach with these buffers (0 = the site stack's default), 0 when nothing bounds it.
   double stream_rate(int from, int to, std::uint64_t send_buffer, std::uint64_t recv_buffer) const;
@@ -101,11 +105,6 @@ class World {
   void add_process(runner::ProcessRow row, sg4::Host* host, scenario::Place place);
   void add_relays(const scenario::Scenario& scenario, const Platform& platform);
   std::string site_of(int cluster) const;
-  struct RouteFigures {
-    double latency_s = 0;   // one way
-    double bottleneck = 0;  // bytes/s
-  };
-  RouteFigures route_figures(int from, int to) const;
 
   runner::ProcessTable table_;
   std::vector<ActorSlot> slots_;  // parallel to the table's rows
