@@ -7,6 +7,7 @@
 #include <ns3/simulator.h>
 
 #include "ns3_defaults.hpp"
+#include "port_drops.hpp"
 #include "process_host.hpp"
 #include "topology.hpp"
 #include "tsunagi/sim/ns3/ns3_spec.hpp"
@@ -43,6 +44,23 @@ void report_serial_fifos(const Topology& topology, runner::ProcessTable& table) 
   table.count("serial.queue_drops", static_cast<double>(topology.serial_fifos->drops));
 }
 
+// Packets dropped at transmit ports (every network): where, and when the first went.
+void report_port_drops(const PortDrops& drops, runner::ProcessTable& table) {
+  table.count("ns3.port_drops_at_hosts", static_cast<double>(drops.at_hosts));
+  table.count("ns3.port_drops_at_routers", static_cast<double>(drops.at_routers));
+  if (drops.first_ns >= 0)
+    table.count("ns3.first_port_drop_s", static_cast<double>(drops.first_ns) * 1e-9);
+}
+
+std::shared_ptr<PortDrops> watch_drops(const Topology& topology) {
+  auto drops = std::make_shared<PortDrops>();
+  for (const TopologyHost& host : topology.hosts) drops->host_nodes.insert(host.node->GetId());
+  for (const TopologyHost& relay : topology.relays) drops->host_nodes.insert(relay.node->GetId());
+  drops->host_nodes.insert(topology.rendezvous.node->GetId());
+  watch_port_drops(drops);
+  return drops;
+}
+
 }  // namespace
 
 runner::RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observer,
@@ -54,6 +72,7 @@ runner::RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observ
   apply_syn_timing(spec.syn_rto, spec.syn_retries);
   if (!spec.site_links.empty()) apply_site_queues();
   const Topology topology = build_topology(spec);
+  const std::shared_ptr<PortDrops> drops = watch_drops(topology);
   World world(spec, observer, topology);
 
   std::vector<std::unique_ptr<ProcessHost>> hosts;
@@ -75,6 +94,7 @@ runner::RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observ
   runner::ProcessTable& table = world.table();
   report_filters(topology, table);
   report_serial_fifos(topology, table);
+  report_port_drops(*drops, table);
   const runner::RunSummary summary = table.finish(::ns3::Simulator::Now().GetNanoSeconds());
   // Sockets may call back while ns-3 tears down: the hosts go after the simulator.
   ::ns3::Simulator::Destroy();

@@ -18,6 +18,7 @@
 #include <ns3/point-to-point-module.h>
 
 #include "address_plan.hpp"
+#include "host_ports.hpp"
 #include "mesh.hpp"
 #include "ns3_defaults.hpp"
 #include "p2p_links.hpp"
@@ -200,6 +201,7 @@ class Builder {
         p2p_link(topology_.switches[s], host.node, sw.host_bandwidth, sw.host_latency);
     add_interface(devices.Get(0), switch_side);
     const std::uint32_t index = add_interface(devices.Get(1), host_side);
+    hold_at_host(devices.Get(1));
     host.address = host_side;
     routing_of(host.node)->SetDefaultRoute(switch_side, index);
     if (!pcap_dir_.empty()) {
@@ -230,6 +232,7 @@ class Builder {
       const std::uint32_t index = ipv4->AddInterface(devices.Get(static_cast<std::uint32_t>(i)));
       ipv4->AddAddress(index, n3::Ipv4InterfaceAddress(address, n3::Ipv4Mask("255.255.240.0")));
       ipv4->SetUp(index);
+      hold_at_host(devices.Get(static_cast<std::uint32_t>(i)));
       members[i]->address = address;
     }
   }
