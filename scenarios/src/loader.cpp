@@ -94,6 +94,10 @@ Ns3Config read_ns3(const Section& root) {
     if (out.rtt_probe != "packets" && out.rtt_probe != "route")
       s->fail("rtt_probe",
               "unknown probe mode \"" + out.rtt_probe + "\" — use \"packets\" or \"route\"");
+    out.congestion = s->string("congestion", out.congestion);
+    if (out.congestion != "cubic" && out.congestion != "reno")
+      s->fail("congestion", "unknown congestion control \"" + out.congestion +
+                                "\" — use \"cubic\" (ns-3's default) or \"reno\"");
   }
   return out;
 }

@@ -110,7 +110,7 @@ struct Schemas {
                        {"latency_only_below"},
                        {"uncontended_below"},
                        {"slow_start"}}};
-  TableSchema ns3{"[ns3]", {{"rtt_probe"}}};
+  TableSchema ns3{"[ns3]", {{"rtt_probe"}, {"congestion"}}};
   TableSchema level{"network.tree.levels[]",
                     {{"fanout"}, {"uplink_bandwidth"}, {"uplink_latency"}}};
   TableSchema tree{"[network.tree]",

@@ -47,6 +47,7 @@ RUNS = [
 ONLY_IN = {
     "run.interrupted_at_s": "only in a run stopped by Ctrl-C (cli:interrupt)",
     "serial": "ns-3's counts on serial links (python:results_small_scenarios, label long)",
+    "ns3": "ns-3's port drop counts (cli:ns3_port_drops)",
     "latency_scale": "only in a realnet run with scaled latencies (unit:summary: *)",
     "workload.makespan_unscaled_s": "only in a realnet run with scaled latencies (unit:summary: *)",
     "host_costs_not_added": "only in a realnet run given host costs (realnet:host_costs_not_added)",

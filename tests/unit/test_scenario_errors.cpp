@@ -166,3 +166,14 @@ plan = "relay"
   CHECK(d.line == 10);
   CHECK_THAT(d.what, Contains("deadline must be above 0"));
 }
+
+TEST_CASE("errors: the ns3 congestion control is cubic or reno", "[scenario][errors][ns3]") {
+  auto f = failure_of(kHead + "[ns3]\ncongestion = \"vegas\"\n");
+  CHECK(f.line == 10);
+  CHECK_THAT(f.what, StartsWith("bad.toml:10:"));
+  CHECK_THAT(f.what, Contains("unknown congestion control \"vegas\""));
+  CHECK_THAT(f.what, Contains("use \"cubic\" (ns-3's default) or \"reno\""));
+  CHECK(load_scenario_string(kHead + "[ns3]\ncongestion = \"reno\"\n", "ok.toml").ns3.congestion ==
+        "reno");
+  CHECK(load_scenario_string(kHead, "ok.toml").ns3.congestion == "cubic");
+}

@@ -164,6 +164,7 @@ Ns3Spec spec_of(const scenario::Scenario& scenario, const Ns3Options& options) {
   spec.protocol.processes = scenario::process_count(scenario);
   spec.options = options;
   spec.route_probes = scenario.ns3.rtt_probe == "route";
+  spec.linux_reno = scenario.ns3.congestion == "reno";
   apply_factors(scenario.network.factors, spec);
   return spec;
 }

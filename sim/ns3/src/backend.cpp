@@ -71,6 +71,7 @@ runner::RunSummary run_ns3_spec(const Ns3Spec& spec, runner::RunObserver& observ
   apply_ns3_defaults(spec.seed);
   apply_syn_timing(spec.syn_rto, spec.syn_retries);
   if (!spec.site_links.empty()) apply_site_queues();
+  if (spec.linux_reno) apply_linux_reno();
   const Topology topology = build_topology(spec);
   const std::shared_ptr<PortDrops> drops = watch_drops(topology);
   World world(spec, observer, topology);

@@ -3,6 +3,7 @@
 
 #include <ns3/core-module.h>
 #include <ns3/network-module.h>
+#include <ns3/tcp-linux-reno.h>
 
 namespace tsunagi::sim::ns3 {
 
@@ -57,6 +58,13 @@ void apply_syn_timing(std::int64_t rto_ns, int retries) {
   n3::Config::SetDefault("ns3::TcpSocket::ConnTimeout", n3::TimeValue(n3::NanoSeconds(rto_ns)));
   n3::Config::SetDefault("ns3::TcpSocket::ConnCount",
                          n3::UintegerValue(static_cast<std::uint32_t>(retries + 1)));
+}
+
+// Without HyStart's early exit, a lossless path's window grows by slow start until the window
+// limit, as Linux's Reno does in realnet's namespaces (docs/ns3.md, "Congestion control").
+void apply_linux_reno() {
+  n3::Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+                         n3::TypeIdValue(n3::TcpLinuxReno::GetTypeId()));
 }
 
 void apply_site_queues() {

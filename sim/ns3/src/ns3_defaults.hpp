@@ -13,6 +13,9 @@ void apply_ns3_defaults(std::uint64_t seed);
 // exponential connection back-off), `retries` retries before the connect fails.
 void apply_syn_timing(std::int64_t rto_ns, int retries);
 
+// [ns3] congestion = "reno": ns-3's TcpLinuxReno for every TCP socket instead of TcpCubic.
+void apply_linux_reno();
+
 // Device queues of kSiteDeviceQueue bytes (scenarios with per-pair site RTTs).
 void apply_site_queues();
 

@@ -177,6 +177,10 @@ struct Ns3Config {
   // slowest link), as SimGrid's rtt_probe = "route", for networks whose inferred groups rest on
   // exact ties (docs/ns3.md, "RTT probes"). Switch trees and Dragonflies only.
   std::string rtt_probe = "packets";
+  // TCP's congestion control on every node: "cubic" (ns-3's and Linux's default, with HyStart)
+  // or "reno" (ns-3's TcpLinuxReno: what realnet's emulation pins in every namespace). HyStart
+  // leaves slow start early on long paths without loss (docs/ns3.md, "Congestion control").
+  std::string congestion = "cubic";
 };
 
 // A fault injected by the backend: the process labelled `kill` ("r<rank>", "rendezvous" or a

@@ -121,6 +121,8 @@ struct Ns3Spec {
   // [ns3] rtt_probe = "route": RTT probes between ranks of two hosts are read off the routes
   // (route_probes.hpp) instead of sent as packets.
   bool route_probes = false;
+  // [ns3] congestion = "reno": every TCP socket takes ns-3's TcpLinuxReno instead of TcpCubic.
+  bool linux_reno = false;
   std::uint64_t seed = 1;
   ProtocolConfig protocol;  // processes filled in
   Ns3Options options;
